@@ -1,0 +1,250 @@
+package dev.crawler.config.internal;
+
+import static dev.crawler.config.internal.ValueTypes.bool;
+import static dev.crawler.config.internal.ValueTypes.choice;
+import static dev.crawler.config.internal.ValueTypes.count;
+import static dev.crawler.config.internal.ValueTypes.duration;
+import static dev.crawler.config.internal.ValueTypes.durationLimit;
+import static dev.crawler.config.internal.ValueTypes.integer;
+import static dev.crawler.config.internal.ValueTypes.limit;
+import static dev.crawler.config.internal.ValueTypes.list;
+import static dev.crawler.config.internal.ValueTypes.optionalSize;
+import static dev.crawler.config.internal.ValueTypes.path;
+import static dev.crawler.config.internal.ValueTypes.rate;
+import static dev.crawler.config.internal.ValueTypes.size;
+import static dev.crawler.config.internal.ValueTypes.text;
+
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.config.DataSize;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/**
+ * Every configuration key, its default and its one-line documentation, in the order
+ * the defaults file prints them. This is the only place a default is written: code
+ * reads values through {@link dev.crawler.config.CrawlConfig}, never as literals.
+ */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  // The checks' patterns come first: the keys below call the checks while they are built.
+  private static final Pattern PRODUCT_TOKEN = Pattern.compile("[A-Za-z0-9_-]*");
+  private static final Pattern MEDIA_TYPE = Pattern.compile("(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]*))");
+  private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9_.*\\[\\]-]+");
+
+  /** One-line documentation of each section, printed above it in the defaults file. */
+  public static final Map<String, String> SECTIONS = sections(
+      "crawl", "What to crawl, who is crawling, and when to stop.",
+      "crawl.user-agent", "How the crawler names itself to servers and in robots.txt matching.",
+      "crawl.limits", "When the crawl stops; 'unlimited' means no limit.",
+      "politeness", "How gently each host is treated.",
+      "politeness.error-backoff", "What repeated errors from a host do to its schedule.",
+      "fetch", "Downloading pages.",
+      "fetch.timeouts", "How long a fetch may take.",
+      "scope", "Which discovered URLs are crawled.",
+      "normalize", "How URLs are spelled before they are compared.",
+      "seen", "The URL-seen filter: a Bloom filter, optionally confirmed by an exact store.",
+      "robots", "robots.txt and sitemaps.",
+      "parse", "Reading links out of pages.",
+      "frontier", "The on-disk queue of URLs to fetch.",
+      "output", "What the crawl writes besides its state.",
+      "stats", "The periodic progress line in the log.");
+
+  // ------------------------------------------------------------------ crawl
+  public static final ConfigKey<Path> CRAWL_SEEDS = ConfigKey.of("crawl.seeds", path(), "seeds.txt",
+      "File of seed URLs, one a line; '#' starts a comment. The command line's --seeds replaces it.");
+  public static final ConfigKey<Path> CRAWL_DATA_DIR = ConfigKey.of("crawl.data-dir", path(), "crawl-data",
+      "Folder for the crawl's state (frontier, filter, exact store), WARC files and logs.");
+  public static final ConfigKey<String> CRAWL_USER_AGENT_NAME = ConfigKey.of("crawl.user-agent.name",
+      text("empty, or letters, digits, '-' and '_' (a robots.txt product token)", ConfigKeys::agentNameProblem), "",
+      "Your crawler's name, sent in User-Agent and matched against robots.txt groups. Required for a crawl.");
+  public static final ConfigKey<String> CRAWL_USER_AGENT_CONTACT = ConfigKey.of("crawl.user-agent.contact-url",
+      text("empty, or an http(s) or mailto URL", ConfigKeys::contactProblem), "",
+      "Where a site owner can reach you, sent in User-Agent as '+URL'.");
+  public static final ConfigKey<OptionalLong> CRAWL_MAX_PAGES = ConfigKey.of("crawl.limits.max-pages", limit(1),
+      "unlimited", "Pages fetched in all before the crawl stops.");
+  public static final ConfigKey<OptionalLong> CRAWL_MAX_DEPTH = ConfigKey.of("crawl.limits.max-depth", limit(0),
+      "20", "Links followed from a seed; seeds are depth 0.");
+  public static final ConfigKey<OptionalLong> CRAWL_MAX_PAGES_PER_HOST = ConfigKey.of("crawl.limits.max-pages-per-host",
+      limit(1), "unlimited", "Pages fetched from any one host.");
+  public static final ConfigKey<Optional<Duration>> CRAWL_MAX_DURATION = ConfigKey.of("crawl.limits.max-duration",
+      durationLimit(), "unlimited", "Wall-clock time after which the crawl stops cleanly (resumable).");
+
+  // ------------------------------------------------------------------ politeness
+  public static final ConfigKey<Duration> POLITENESS_DEFAULT_DELAY = ConfigKey.of("politeness.default-delay",
+      duration(Duration.ZERO), "1s", "Time between the end of one fetch and the start of the next on one host.");
+  public static final ConfigKey<Duration> POLITENESS_MAX_CRAWL_DELAY = ConfigKey.of("politeness.max-crawl-delay",
+      duration(Duration.ZERO), "30s", "Longest robots.txt Crawl-delay honoured; longer ones are capped to this.");
+  public static final ConfigKey<Integer> POLITENESS_CONNECTIONS_PER_HOST = ConfigKey.of(
+      "politeness.connections-per-host", integer(1, 64), "1", "Fetches in flight at once to one host.");
+  public static final ConfigKey<Duration> POLITENESS_MAX_RETRY_AFTER = ConfigKey.of("politeness.max-retry-after",
+      duration(Duration.ZERO), "10m", "Longest Retry-After (429, 503) honoured; longer ones are capped to this.");
+  public static final ConfigKey<Duration> POLITENESS_BACKOFF_INITIAL = ConfigKey.of(
+      "politeness.error-backoff.initial", duration(Duration.ZERO), "10s",
+      "Extra wait after a host's first failed fetch; it doubles (with jitter) on each further failure.");
+  public static final ConfigKey<Duration> POLITENESS_BACKOFF_MAX = ConfigKey.of("politeness.error-backoff.max",
+      duration(Duration.ZERO), "30m", "Longest wait the doubling reaches.");
+  public static final ConfigKey<Integer> POLITENESS_SUSPEND_AFTER = ConfigKey.of(
+      "politeness.error-backoff.suspend-after", integer(1, 1_000_000), "10",
+      "Consecutive failures after which a host is suspended.");
+  public static final ConfigKey<Duration> POLITENESS_SUSPEND_FOR = ConfigKey.of("politeness.error-backoff.suspend-for",
+      duration(Duration.ofSeconds(1)), "6h", "How long a suspended host waits before it is tried again.");
+
+  // ------------------------------------------------------------------ fetch
+  public static final ConfigKey<Integer> FETCH_WORKERS = ConfigKey.of("fetch.workers", integer(1, 100_000), "32",
+      "Fetches in flight at once across all hosts (virtual threads).");
+  public static final ConfigKey<Integer> FETCH_MAX_CONNECTIONS = ConfigKey.of("fetch.max-connections",
+      integer(1, 100_000), "256", "Open connections kept in all, idle ones included.");
+  public static final ConfigKey<Duration> FETCH_CONNECT_TIMEOUT = ConfigKey.of("fetch.timeouts.connect",
+      duration(Duration.ofMillis(1)), "10s", "Longest wait for a TCP and TLS connection.");
+  public static final ConfigKey<Duration> FETCH_READ_TIMEOUT = ConfigKey.of("fetch.timeouts.read",
+      duration(Duration.ofMillis(1)), "30s", "Longest silence while reading a response.");
+  public static final ConfigKey<Duration> FETCH_TOTAL_TIMEOUT = ConfigKey.of("fetch.timeouts.total",
+      duration(Duration.ofMillis(1)), "2m", "Longest time for one whole fetch, body included.");
+  public static final ConfigKey<DataSize> FETCH_MAX_CONTENT = ConfigKey.of("fetch.max-content-bytes",
+      size(DataSize.ofBytes(1)), "10MB", "Body bytes kept, after decompression; the rest is cut and the page marked truncated.");
+  public static final ConfigKey<Integer> FETCH_MAX_REDIRECTS = ConfigKey.of("fetch.max-redirects", integer(0, 20), "5",
+      "Redirect hops followed from one URL.");
+  public static final ConfigKey<List<String>> FETCH_CONTENT_TYPES = ConfigKey.ofList("fetch.accepted-content-types",
+      list("media types such as text/html or text/*", ConfigKeys::mediaTypeProblem),
+      List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml"),
+      "Media types whose bodies are kept; others are recorded as skipped. HTML ones are parsed for links.");
+
+  // ------------------------------------------------------------------ scope
+  public static final ConfigKey<CrawlConfig.Scope.Mode> SCOPE_MODE = ConfigKey.of("scope.mode",
+      choice(CrawlConfig.Scope.Mode.class), "same-domain",
+      "same-host: only the seeds' hosts; same-domain: their registered domains; any: the whole web.");
+  public static final ConfigKey<List<String>> SCOPE_INCLUDE = ConfigKey.ofList("scope.include",
+      list("regular expressions", ValueTypes::regexProblem), List.of(),
+      "If not empty, a URL must match one of these regular expressions (Java syntax, searched anywhere in the URL).");
+  public static final ConfigKey<List<String>> SCOPE_EXCLUDE = ConfigKey.ofList("scope.exclude",
+      list("regular expressions", ValueTypes::regexProblem), List.of(),
+      "A URL that matches any of these regular expressions is out of scope.");
+  public static final ConfigKey<Boolean> SCOPE_ALLOW_PRIVATE = ConfigKey.of("scope.allow-private-addresses", bool(),
+      "false", "Allow hosts that resolve to private, loopback or link-local addresses.");
+  public static final ConfigKey<Integer> SCOPE_MAX_URL_LENGTH = ConfigKey.of("scope.max-url-length",
+      integer(16, 1_000_000), "2048", "Longer URLs are refused (a trap guard).");
+  public static final ConfigKey<Integer> SCOPE_MAX_REPEATED_SEGMENTS = ConfigKey.of("scope.max-repeated-segments",
+      integer(1, 1_000), "3", "Times one path segment may occur in a URL's path (a trap guard: /a/b/a/b/a/b).");
+  public static final ConfigKey<Integer> SCOPE_MAX_QUERY_PARAMETERS = ConfigKey.of("scope.max-query-parameters",
+      integer(0, 10_000), "20", "Query parameters a URL may have (a trap guard).");
+
+  // ------------------------------------------------------------------ normalize
+  public static final ConfigKey<List<String>> NORMALIZE_STRIP_PARAMETERS = ConfigKey.ofList(
+      "normalize.strip-parameters", list("parameter names, '*' matching any run of characters", ConfigKeys::parameterProblem),
+      List.of("utm_*", "gclid", "fbclid", "jsessionid", "phpsessid", "sid"),
+      "Query parameters (and ;jsessionid-style path parameters) removed from every URL, case-insensitively.");
+  public static final ConfigKey<Boolean> NORMALIZE_SORT_QUERY = ConfigKey.of("normalize.sort-query", bool(), "false",
+      "Sort query parameters by name, so ?b=1&a=2 and ?a=2&b=1 are one URL.");
+
+  // ------------------------------------------------------------------ seen
+  public static final ConfigKey<Long> SEEN_EXPECTED_URLS = ConfigKey.of("seen.expected-urls",
+      count(1_000, 1L << 40), "100_000_000", "URLs the filter is sized for; past it the on-capacity policy applies.");
+  public static final ConfigKey<Double> SEEN_FALSE_POSITIVE_RATE = ConfigKey.of("seen.false-positive-rate", rate(),
+      "1%", "Target rate of new URLs the filter wrongly calls seen, at expected-urls.");
+  public static final ConfigKey<Optional<DataSize>> SEEN_MEMORY_BUDGET = ConfigKey.of("seen.memory-budget",
+      optionalSize(DataSize.ofBytes(1024)), "none",
+      "Size the filter from memory instead of false-positive-rate: the rate follows from it. Set one of the two.");
+  public static final ConfigKey<CrawlConfig.Seen.FalsePositivePolicy> SEEN_POLICY = ConfigKey.of(
+      "seen.false-positive-policy", choice(CrawlConfig.Seen.FalsePositivePolicy.class), "verify",
+      "accept: trust the filter, a false positive skips a page; verify: confirm each 'maybe' in an exact store on disk.");
+  public static final ConfigKey<CrawlConfig.Seen.CapacityPolicy> SEEN_ON_CAPACITY = ConfigKey.of("seen.on-capacity",
+      choice(CrawlConfig.Seen.CapacityPolicy.class), "grow",
+      "warn: keep one filter and warn as its rate rises; grow: add a larger filter so the rate stays at the target.");
+
+  // ------------------------------------------------------------------ robots
+  public static final ConfigKey<Integer> ROBOTS_CACHE_HOSTS = ConfigKey.of("robots.cache-hosts",
+      integer(1, 100_000_000), "100_000", "robots.txt rules kept in memory, by host.");
+  public static final ConfigKey<Duration> ROBOTS_CACHE_EXPIRY = ConfigKey.of("robots.cache-expiry",
+      duration(Duration.ofSeconds(1)), "1d", "How long fetched robots.txt rules are trusted.");
+  public static final ConfigKey<Boolean> ROBOTS_SITEMAPS = ConfigKey.of("robots.sitemaps", bool(), "true",
+      "Read the sitemaps that robots.txt names and crawl their URLs.");
+
+  // ------------------------------------------------------------------ parse
+  public static final ConfigKey<Boolean> PARSE_OBEY_REL_NOFOLLOW = ConfigKey.of("parse.obey-rel-nofollow", bool(),
+      "true", "Skip links marked rel=nofollow (meta robots nofollow is always obeyed).");
+
+  // ------------------------------------------------------------------ frontier
+  public static final ConfigKey<CrawlConfig.Frontier.SyncPolicy> FRONTIER_SYNC = ConfigKey.of("frontier.sync",
+      choice(CrawlConfig.Frontier.SyncPolicy.class), "wal",
+      "wal: accepted URLs survive a killed process; fsync: they survive a power cut too, at a cost in speed.");
+  public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
+      integer(1, 65_536), "1", "Host partitions (hash of host mod this); a cluster splits the crawl by them.");
+
+  // ------------------------------------------------------------------ output
+  public static final ConfigKey<Boolean> OUTPUT_WARC = ConfigKey.of("output.warc", bool(), "true",
+      "Write fetched requests and responses to gzipped WARC files.");
+  public static final ConfigKey<DataSize> OUTPUT_WARC_MAX_FILE = ConfigKey.of("output.warc-max-file-size",
+      size(DataSize.ofMegabytes(1)), "1GB", "A WARC file is closed and a new one started past this size.");
+  public static final ConfigKey<Boolean> OUTPUT_CRAWL_LOG = ConfigKey.of("output.crawl-log", bool(), "true",
+      "Write one line per fetch to crawl.log.");
+
+  // ------------------------------------------------------------------ stats
+  public static final ConfigKey<Duration> STATS_INTERVAL = ConfigKey.of("stats.interval",
+      duration(Duration.ofMillis(100)), "10s", "Time between two stats lines in the log.");
+
+  /** Every key, in declaration order. */
+  public static final List<ConfigKey<?>> ALL = collectKeys();
+
+  // ------------------------------------------------------------------ checks
+
+
+  static String agentNameProblem(String name) {
+    return PRODUCT_TOKEN.matcher(name).matches() ? null : "has characters other than letters, digits, '-' and '_'";
+  }
+
+  static String contactProblem(String url) {
+    if (url.isEmpty()) {
+      return null;
+    }
+    try {
+      String scheme = new URI(url).getScheme();
+      if (scheme != null && List.of("http", "https", "mailto").contains(scheme.toLowerCase(java.util.Locale.ROOT))) {
+        return null;
+      }
+    } catch (java.net.URISyntaxException e) {
+      return "is not a URL: " + e.getReason();
+    }
+    return "is not an http(s) or mailto URL";
+  }
+
+  static String mediaTypeProblem(String type) {
+    return MEDIA_TYPE.matcher(type).matches() ? null : "is not a lower-case media type like text/html or text/*";
+  }
+
+  static String parameterProblem(String name) {
+    return PARAMETER.matcher(name).matches() ? null : "is not a parameter name (letters, digits, '_', '-', '.', '*')";
+  }
+
+  private static Map<String, String> sections(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(map);
+  }
+
+  private static List<ConfigKey<?>> collectKeys() {
+    List<ConfigKey<?>> keys = new ArrayList<>();
+    for (Field field : ConfigKeys.class.getDeclaredFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigKey.class) {
+        try {
+          keys.add((ConfigKey<?>) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return List.copyOf(keys);
+  }
+}
