@@ -1,0 +1,228 @@
+package dev.crawler.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawler.dedup.BloomFilter.Layout;
+import dev.crawler.dedup.internal.FilterFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class BloomFilterTest {
+  @TempDir Path dir;
+
+  /** Random 128-bit keys stand for fingerprints: the hash is tested on its own. */
+  private static UrlFingerprint key(SplittableRandom random) {
+    return new UrlFingerprint(random.nextLong(), random.nextLong());
+  }
+
+  @ParameterizedTest(name = "{0} at p = {1}")
+  @CsvSource({"CACHE_LINE, 0.01", "CACHE_LINE, 0.001", "PAGE, 0.01", "CACHE_LINE, 0.1"})
+  void measuredRateAtCapacityMeetsTheTarget(Layout layout, double p) {
+    int n = 1_000_000;
+    BloomFilter filter = BloomFilter.create(n, p, layout);
+    SplittableRandom random = new SplittableRandom(2026);
+    for (int i = 0; i < n; i++) {
+      filter.put(key(random));
+    }
+    int queries = 1_000_000;
+    int falsePositives = 0;
+    for (int i = 0; i < queries; i++) {
+      if (filter.mightContain(key(random))) {
+        falsePositives++;
+      }
+    }
+    double measured = (double) falsePositives / queries;
+    // Three standard deviations of a binomial count: the sizing aims at p exactly.
+    double tolerance = 3 * Math.sqrt(p * (1 - p) / queries);
+    assertThat(measured).as("measured rate of %s", filter).isLessThanOrEqualTo(p + tolerance);
+    // And the estimate from the insertions agrees with what was measured.
+    assertThat(filter.estimatedRate()).isBetween(measured - 2 * tolerance, measured + 2 * tolerance);
+    assertThat(filter.estimatedKeys()).isCloseTo(n, org.assertj.core.api.Assertions.within(n * 0.02));
+  }
+
+  @Test
+  void everyKeyPutIsFoundEvenWhenManyThreadsPutAtOnce() throws Exception {
+    BloomFilter filter = BloomFilter.create(400_000, 0.01, Layout.CACHE_LINE);
+    int threads = 4;
+    int perThread = 100_000;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      // Overlapping seeds: threads 0 and 1 put the same keys, racing on the same bits.
+      long seed = t / 2;
+      done.add(pool.submit(() -> {
+        start.await();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = 0; i < perThread; i++) {
+          filter.put(key(random));
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    for (long seed = 0; seed < threads / 2; seed++) {
+      SplittableRandom random = new SplittableRandom(seed);
+      for (int i = 0; i < perThread; i++) {
+        assertThat(filter.mightContain(key(random))).isTrue();
+      }
+    }
+    // Two threads racing on one new key may both count it; the count stays close to the distinct keys.
+    assertThat(filter.insertions()).isBetween(2L * perThread * 99 / 100, 2L * perThread * 1001 / 1000);
+    assertThat(filter.estimatedKeys()).isCloseTo(2.0 * perThread, org.assertj.core.api.Assertions.within(2.0 * perThread * 0.02));
+  }
+
+  @Test
+  void putReportsWhetherItSetABit() {
+    BloomFilter filter = BloomFilter.create(1_000, 0.01, Layout.CACHE_LINE);
+    UrlFingerprint k = UrlFingerprint.of("https://example.org/");
+    assertThat(filter.mightContain(k)).isFalse();
+    assertThat(filter.put(k)).isTrue();
+    assertThat(filter.put(k)).isFalse();
+    assertThat(filter.mightContain(k)).isTrue();
+    assertThat(filter.insertions()).isEqualTo(1);
+    assertThat(filter.fillRatio() * filter.bitSize()).isBetween(1.0, (double) filter.hashes());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Layout.class)
+  void aFilterWrittenAndReadBackAnswersTheSame(Layout layout) throws IOException {
+    BloomFilter filter = BloomFilter.create(50_000, 0.01, layout);
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 50_000; i++) {
+      filter.put(key(random));
+    }
+    Path file = dir.resolve("seen.bloom");
+    filter.writeTo(file);
+    BloomFilter loaded = BloomFilter.readFrom(file);
+    assertThat(loaded.toString()).isEqualTo(filter.toString());
+    SplittableRandom again = new SplittableRandom(7);
+    for (int i = 0; i < 50_000; i++) {
+      assertThat(loaded.mightContain(key(again))).isTrue();
+    }
+    SplittableRandom others = new SplittableRandom(8);
+    for (int i = 0; i < 50_000; i++) {
+      UrlFingerprint k = key(others);
+      assertThat(loaded.mightContain(k)).isEqualTo(filter.mightContain(k));
+    }
+    assertThat(Files.exists(dir.resolve("seen.bloom.tmp"))).isFalse();
+  }
+
+  @Test
+  void aDamagedFileIsRefusedWithAReason() throws IOException {
+    BloomFilter filter = BloomFilter.create(10_000, 0.01, Layout.CACHE_LINE);
+    filter.put(UrlFingerprint.of("https://example.org/"));
+    Path good = dir.resolve("good.bloom");
+    filter.writeTo(good);
+    byte[] bytes = Files.readAllBytes(good);
+
+    assertRefused(flip(bytes, 100), "its bit array checksum does not match");
+    assertRefused(flip(bytes, 20), "its header checksum does not match");
+    assertRefused(flip(bytes, 0), "it is not a Bloom filter file (bad magic)");
+    assertRefused(java.util.Arrays.copyOf(bytes, bytes.length - 1), "bytes where its header says");
+    assertRefused(java.util.Arrays.copyOf(bytes, 30), "fewer than a header");
+    byte[] otherVersion = bytes.clone();
+    otherVersion[8] = 9;
+    fixHeaderChecksum(otherVersion);
+    assertRefused(otherVersion, "format version 9 is not 1");
+  }
+
+  @Test
+  void theFileHeaderLayoutIsPinned() throws IOException {
+    // If this fails, the file format changed: bump FilterFile.FORMAT_VERSION and keep reading old files.
+    BloomFilter filter = BloomFilter.create(1_000, 0.01, Layout.CACHE_LINE);
+    filter.put(new UrlFingerprint(0, 0));
+    Path file = dir.resolve("pinned.bloom");
+    filter.writeTo(file);
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(new String(b.array(), 0, 7, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("CRAWLBF");
+    assertThat(b.get(8)).isEqualTo((byte) 1);                 // format version
+    assertThat(b.get(9)).isEqualTo((byte) 1);                 // layout: cache line
+    assertThat(b.get(10)).isEqualTo((byte) 1);                // hash: murmur3 x64-128 UTF-16
+    assertThat(b.get(11)).isEqualTo((byte) filter.hashes());
+    assertThat(b.getLong(12)).isEqualTo(filter.bitSize() / 512);
+    assertThat(b.getLong(20)).isEqualTo(1);                   // insertions
+    assertThat(b.getLong(36)).isEqualTo(1_000);               // expected insertions
+    assertThat(b.getDouble(44)).isEqualTo(0.01);
+    assertThat(b.capacity()).isEqualTo(56 + filter.byteSize() + 4);
+    // Key (0, 0) lands in block 0 at bit 0 (positions come from the low half, all zero).
+    assertThat(b.getLong(56)).isEqualTo(1L);
+  }
+
+  @Test
+  void layoutIdsAreStable() {
+    // Stored in filter files: an id may never change meaning.
+    assertThat(Layout.CACHE_LINE.id()).isEqualTo(1);
+    assertThat(Layout.PAGE.id()).isEqualTo(2);
+    assertThat(Layout.values()).containsExactly(Layout.CACHE_LINE, Layout.PAGE);
+    assertThat(Layout.CACHE_LINE.blockBits()).isEqualTo(512);
+    assertThat(Layout.PAGE.blockBits()).isEqualTo(32768);
+  }
+
+  @Test
+  void sizesPastTwoBillionBitsNeedNoIntIndex() {
+    // 5 billion URLs at 1% without allocating 6 GB here: the size arithmetic is all long.
+    BloomFilterSizing.Choice choice = BloomFilterSizing.forRate(0.01, 512);
+    long bits = (long) Math.ceil(5_000_000_000L * choice.bitsPerKey());
+    assertThat(bits).isGreaterThan(Integer.MAX_VALUE * 16L);
+    assertThat(bits / 8).isBetween(6_000_000_000L, 7_000_000_000L);
+  }
+
+  @Test
+  void badArgumentsAreNamed() {
+    assertThatThrownBy(() -> BloomFilter.create(0, 0.01, Layout.CACHE_LINE))
+        .hasMessage("Expected insertions (0) must be > 0");
+    assertThatThrownBy(() -> BloomFilter.create(10, 1.5, Layout.CACHE_LINE))
+        .hasMessage("False positive probability (1.5) must be > 0.0 and < 1.0");
+    assertThatThrownBy(() -> BloomFilter.createWithMemory(10, 10, Layout.CACHE_LINE))
+        .hasMessage("Memory budget (10 bytes) must be at least one block (64 bytes)");
+  }
+
+  @Test
+  void aMemoryBudgetGivesTheRateItCanAfford() {
+    BloomFilter filter = BloomFilter.createWithMemory(1_000_000, 1_250_000, Layout.CACHE_LINE);
+    assertThat(filter.byteSize()).isLessThanOrEqualTo(1_250_000);
+    assertThat(filter.targetRate()).isBetween(0.008, 0.012);   // 10 bits per key: about 1%
+  }
+
+  private void assertRefused(byte[] bytes, String reason) throws IOException {
+    Path file = dir.resolve("bad.bloom");
+    Files.write(file, bytes);
+    assertThatThrownBy(() -> BloomFilter.readFrom(file))
+        .isInstanceOf(FilterFile.CorruptFilterException.class)
+        .hasMessageStartingWith("Bloom filter file " + file + " cannot be used: ")
+        .hasMessageContaining(reason);
+  }
+
+  private static byte[] flip(byte[] bytes, int index) {
+    byte[] copy = bytes.clone();
+    copy[index] ^= 0x40;
+    return copy;
+  }
+
+  private static void fixHeaderChecksum(byte[] bytes) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(bytes, 0, 52);
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(52, (int) crc.getValue());
+  }
+}
