@@ -1,0 +1,233 @@
+package dev.crawler.dedup;
+
+import crawlercommons.filters.basic.BasicURLNormalizer;
+import dev.crawler.dedup.UrlNormalization.Reason;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One URL, one spelling. crawler-commons' {@link BasicURLNormalizer} does the host and
+ * path: lower-case scheme and host, IDN to punycode, trailing dot of the host, default
+ * port, empty path to "/", dot segments, percent-escapes (unreserved characters decoded,
+ * hex upper-cased, unsafe characters escaped). This class adds what it lacks: a
+ * strict http(s)-only gate with reasons, removal of tracking and session parameters by
+ * pattern (from the query and from ";jsessionid="-style path parameters), optional query
+ * sorting (BasicURLNormalizer always sorts; sorting is a choice here, since some sites
+ * give order meaning), and a length limit.
+ *
+ * <p>Absolute URLs only: relative links are resolved against their page (and its
+ * {@code <base href>}) before they come here. Thread-safe.
+ */
+public final class UrlNormalizer {
+
+  /**
+   * @param stripParameters parameter names to remove, case-insensitive; '*' matches any run of characters
+   * @param sortQuery sort query parameters by name (stable: equal names keep their order)
+   * @param maxLength longest URL accepted, in characters
+   */
+  public record Options(List<String> stripParameters, boolean sortQuery, int maxLength) {
+    public Options {
+      stripParameters = List.copyOf(stripParameters);
+      if (maxLength < 16) {
+        throw new IllegalArgumentException("maxLength (" + maxLength + ") must be >= 16");
+      }
+    }
+
+    /** The defaults of the crawler's configuration. */
+    public static Options defaults() {
+      return new Options(List.of("utm_*", "gclid", "fbclid", "jsessionid", "phpsessid", "sid"), false, 2048);
+    }
+  }
+
+  private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
+  /** A path parameter: ";name" or ";name=value", up to the next ';', '/' or end. */
+  private static final Pattern PATH_PARAMETER = Pattern.compile(";([^;/=]*)(=[^;/]*)?");
+
+  private final BasicURLNormalizer basic;
+  private final Pattern strip;
+  private final boolean sortQuery;
+  private final int maxLength;
+
+  public UrlNormalizer(Options options) {
+    // IDN to punycode; its own query handling is not used (the query is cut off before it).
+    this.basic = BasicURLNormalizer.newBuilder().idnNormalization(BasicURLNormalizer.IdnNormalization.PUNYCODE)
+        .build();
+    this.strip = stripPattern(options.stripParameters());
+    this.sortQuery = options.sortQuery();
+    this.maxLength = options.maxLength();
+  }
+
+  public UrlNormalization normalize(String raw) {
+    try {
+      return normalizeOrThrow(raw);
+    } catch (RuntimeException e) {
+      // Web input never throws: whatever a library trips on is a malformed URL.
+      return UrlNormalization.rejected(Reason.MALFORMED, clip(raw) + " (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  private UrlNormalization normalizeOrThrow(String raw) {
+    if (raw == null) {
+      return UrlNormalization.rejected(Reason.MALFORMED, "no URL");
+    }
+    // Escaping can triple a URL's length; past four times the limit it cannot come back under it.
+    if (raw.length() > 4L * maxLength) {
+      return UrlNormalization.rejected(Reason.TOO_LONG, raw.length() + " characters: " + clip(raw));
+    }
+    String url = withoutWhitespace(raw);
+    int colon = url.indexOf(':');
+    if (colon <= 0 || !SCHEME.matcher(url.substring(0, colon)).matches()) {
+      return UrlNormalization.rejected(Reason.MALFORMED, "no scheme: " + clip(url));
+    }
+    String scheme = url.substring(0, colon).toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      return UrlNormalization.rejected(Reason.UNSUPPORTED_SCHEME, scheme + ": " + clip(url));
+    }
+    if (!url.startsWith("//", colon + 1) || url.length() == colon + 3) {
+      return UrlNormalization.rejected(Reason.MALFORMED, "no host: " + clip(url));
+    }
+    int hash = url.indexOf('#');
+    if (hash >= 0) {
+      url = url.substring(0, hash);
+    }
+    int question = url.indexOf('?');
+    String base = question < 0 ? url : url.substring(0, question);
+    String query = question < 0 ? "" : url.substring(question + 1);
+
+    String normalizedBase = normalizeBase(base);
+    if (normalizedBase == null || !hasHost(normalizedBase)) {
+      return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
+    }
+    normalizedBase = stripPathParameters(normalizedBase);
+    String normalizedQuery = normalizeQuery(query);
+    String result = normalizedQuery.isEmpty() ? normalizedBase : normalizedBase + '?' + normalizedQuery;
+    if (result.length() > maxLength) {
+      return UrlNormalization.rejected(Reason.TOO_LONG, result.length() + " characters: " + clip(result));
+    }
+    return UrlNormalization.accepted(result);
+  }
+
+  /** WHATWG URL parsing drops tabs and newlines anywhere, and spaces at the ends. */
+  private static String withoutWhitespace(String raw) {
+    String trimmed = raw.strip();
+    if (trimmed.indexOf('\t') < 0 && trimmed.indexOf('\n') < 0 && trimmed.indexOf('\r') < 0) {
+      return trimmed;
+    }
+    return trimmed.replaceAll("[\t\n\r]", "");
+  }
+
+  /**
+   * Scheme, host, port and path through BasicURLNormalizer. It escapes the brackets of
+   * an IPv6 literal like any other unsafe character, so such a host is set aside under
+   * a placeholder name and put back, lower-cased, afterwards.
+   */
+  private String normalizeBase(String base) {
+    int hostStart = base.indexOf("//") + 2;
+    int at = base.indexOf('@', hostStart);
+    int slash = base.indexOf('/', hostStart);
+    if (at >= 0 && (slash < 0 || at < slash)) {
+      hostStart = at + 1;
+    }
+    if (!base.startsWith("[", hostStart)) {
+      String normalized = basic.filter(base);
+      // IDN mapping can end a host in a dot ("⒍" is "6."), after BasicURLNormalizer trimmed the last one.
+      return normalized == null ? null : HOST_TRAILING_DOTS.matcher(normalized).replaceFirst("$1");
+    }
+    int close = base.indexOf(']', hostStart);
+    if (close < 0) {
+      return null;
+    }
+    String literal = base.substring(hostStart, close + 1).toLowerCase(Locale.ROOT);
+    if (!IPV6_LITERAL.matcher(literal).matches()) {
+      return null;
+    }
+    String normalized = basic.filter(base.substring(0, hostStart) + IPV6_PLACEHOLDER + base.substring(close + 1));
+    return normalized == null ? null : normalized.replace(IPV6_PLACEHOLDER, literal);
+  }
+
+  private static final Pattern HOST_TRAILING_DOTS = Pattern.compile("^(https?://[^/:]*?)\\.+(?=[:/])");
+  private static final String IPV6_PLACEHOLDER = "ipv6-literal.invalid";
+  private static final Pattern IPV6_LITERAL = Pattern.compile("\\[[0-9a-f:.]+]");
+
+  /**
+   * True for "scheme://host[:port]/...", with a host of letters, digits, '-', '_' and
+   * '.' (underscores are not DNS-legal but common, and browsers take them) or an IPv6
+   * literal: what the rest of the crawl relies on.
+   */
+  private static boolean hasHost(String url) {
+    Matcher m = HOST_AND_PATH.matcher(url);
+    return m.lookingAt();
+  }
+
+  private static final Pattern HOST_AND_PATH =
+      Pattern.compile("https?://([a-z0-9_-]+(\\.[a-z0-9_-]+)*|\\[[0-9a-f:.]+])(:\\d{1,5})?/");
+
+  /** Removes ";jsessionid=..."-style parameters whose name is stripped; keeps the rest of the path as is. */
+  private String stripPathParameters(String url) {
+    int pathStart = url.indexOf('/', url.indexOf("://") + 3);
+    if (pathStart < 0 || url.indexOf(';', pathStart) < 0) {
+      return url;
+    }
+    String path = url.substring(pathStart);
+    Matcher m = PATH_PARAMETER.matcher(path);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, strip.matcher(m.group(1)).matches() ? "" : Matcher.quoteReplacement(m.group()));
+    }
+    m.appendTail(out);
+    return url.substring(0, pathStart) + out;
+  }
+
+  private String normalizeQuery(String query) {
+    if (query.isEmpty()) {
+      return "";
+    }
+    // Escape what must be escaped, then decode what must not be (unreserved characters), hex upper-cased.
+    String escaped = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(query));
+    List<String> kept = new ArrayList<>();
+    for (String parameter : escaped.split("&")) {
+      if (parameter.isEmpty()) {
+        continue;
+      }
+      int equals = parameter.indexOf('=');
+      String name = equals < 0 ? parameter : parameter.substring(0, equals);
+      if (!strip.matcher(name).matches()) {
+        kept.add(parameter);
+      }
+    }
+    if (sortQuery) {
+      kept.sort(Comparator.comparing(UrlNormalizer::parameterName));
+    }
+    return String.join("&", kept);
+  }
+
+  private static String parameterName(String parameter) {
+    int equals = parameter.indexOf('=');
+    return equals < 0 ? parameter : parameter.substring(0, equals);
+  }
+
+  private static Pattern stripPattern(List<String> names) {
+    if (names.isEmpty()) {
+      return Pattern.compile("(?!)");   // matches nothing
+    }
+    List<String> alternatives = new ArrayList<>();
+    for (String name : names) {
+      // "utm_*" becomes \Qutm_\E.*\Q\E: literal parts joined by "any run of characters".
+      alternatives.add(java.util.Arrays.stream(name.split("\\*", -1)).map(Pattern::quote)
+          .collect(java.util.stream.Collectors.joining(".*")));
+    }
+    return Pattern.compile(String.join("|", alternatives), Pattern.CASE_INSENSITIVE);
+  }
+
+  /** A URL cut for a log line: web input can be megabytes long. */
+  static String clip(String url) {
+    if (url == null) {
+      return "null";
+    }
+    return url.length() <= 200 ? url : url.substring(0, 200) + "...(" + url.length() + " chars)";
+  }
+}
