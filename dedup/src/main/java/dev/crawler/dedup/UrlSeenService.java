@@ -1,0 +1,409 @@
+package dev.crawler.dedup;
+
+import com.google.common.util.concurrent.Striped;
+import dev.crawler.dedup.internal.FilterStack;
+import dev.crawler.dedup.internal.FingerprintStore;
+import dev.crawler.dedup.internal.RecentFingerprints;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+import org.rocksdb.RocksDBException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers "have we seen this URL?" for every discovered link, NEW exactly once per URL.
+ *
+ * <p>A Bloom filter answers first. Its "no" is certain: the URL is NEW, and its
+ * fingerprint is written to the exact store (RocksDB) before the answer returns. Its
+ * "maybe" goes to the {@link FalsePositivePolicy}: {@code ACCEPT} takes it as SEEN (a
+ * false positive skips a page; the expected number is reported), {@code VERIFY} looks
+ * the fingerprint up in the exact store, in one batched read per call, behind a small
+ * memory of recent URLs that answers the links every page repeats.
+ *
+ * <p>Exactly once: every decision about one fingerprint happens under that
+ * fingerprint's stripe lock, and a fingerprint answered NEW stays in a pending set
+ * until its store write is done, so a concurrent "maybe" for it finds it in one or the
+ * other.
+ *
+ * <p>No false negatives across restarts: {@link #close} saves the filters and then
+ * marks them clean in the store; {@link #open} uses them only if so marked (and removes
+ * the mark, with fsync, before any write), else rebuilds them from the store, which
+ * holds every fingerprint ever answered NEW.
+ */
+public final class UrlSeenService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(UrlSeenService.class);
+
+  public enum Verdict { NEW, SEEN }
+
+  /** What the filter's "maybe" means. */
+  public enum FalsePositivePolicy { ACCEPT, VERIFY }
+
+  /** What happens when the filter holds the URLs it was sized for. */
+  public enum CapacityPolicy { WARN, GROW }
+
+  /**
+   * @param directory folder for the exact store and the filter files
+   * @param expectedUrls URLs the first filter is sized for
+   * @param falsePositiveRate target rate (ignored when {@code memoryBudgetBytes} is present)
+   * @param memoryBudgetBytes if present, the first filter's size; its rate follows
+   * @param recentUrls fingerprints remembered in memory to skip store reads (8 bytes each)
+   * @param syncWrites fsync each store write (power-cut safe) rather than the log alone (kill -9 safe)
+   */
+  public record Options(Path directory, long expectedUrls, double falsePositiveRate, OptionalLong memoryBudgetBytes,
+      FalsePositivePolicy policy, CapacityPolicy onCapacity, BloomFilter.Layout layout, int recentUrls,
+      boolean syncWrites, long storeCacheBytes) {
+
+    public static Options defaults(Path directory) {
+      return new Options(directory, 100_000_000L, 0.01, OptionalLong.empty(), FalsePositivePolicy.VERIFY,
+          CapacityPolicy.GROW, BloomFilter.Layout.CACHE_LINE, 1 << 20, false, 64L << 20);
+    }
+
+    public Options withExpectedUrls(long n) {
+      return new Options(directory, n, falsePositiveRate, memoryBudgetBytes, policy, onCapacity, layout, recentUrls,
+          syncWrites, storeCacheBytes);
+    }
+
+    public Options withPolicy(FalsePositivePolicy p) {
+      return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, p, onCapacity, layout,
+          recentUrls, syncWrites, storeCacheBytes);
+    }
+
+    public Options withCapacityPolicy(CapacityPolicy c) {
+      return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, policy, c, layout,
+          recentUrls, syncWrites, storeCacheBytes);
+    }
+
+    public Options withFalsePositiveRate(double p) {
+      return new Options(directory, expectedUrls, p, memoryBudgetBytes, policy, onCapacity, layout, recentUrls,
+          syncWrites, storeCacheBytes);
+    }
+
+    public Options withRecentUrls(int r) {
+      return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, policy, onCapacity, layout,
+          r, syncWrites, storeCacheBytes);
+    }
+  }
+
+  /**
+   * NEW answers between two capacity checks (which also refresh the rate used for the
+   * skip estimate): at most 1/256 of the newest filter's capacity, so it overshoots it
+   * by at most 0.4% before growing, and at most 4,096 so checks stay rare.
+   */
+  private static long capacityCheckInterval(BloomFilter newest) {
+    return Math.max(16, Math.min(4096, newest.expectedInsertions() / 256));
+  }
+
+  private final Options options;
+  private final FingerprintStore store;
+  private final FilterStack filters;
+  private final RecentFingerprints recent;
+  private final Striped<Lock> locks = Striped.lock(4096);
+  private final Set<UrlFingerprint> pending = ConcurrentHashMap.newKeySet();
+
+  private final LongAdder checks = new LongAdder();
+  private final LongAdder newUrls = new LongAdder();
+  private final LongAdder recentHits = new LongAdder();
+  private final LongAdder filterMaybes = new LongAdder();
+  private final LongAdder storeReads = new LongAdder();
+  private final LongAdder caughtFalsePositives = new LongAdder();
+  private final DoubleAdder estimatedSkips = new DoubleAdder();
+  private final LongAdder newSinceRefresh = new LongAdder();
+  private volatile double currentRate;
+  private double warnAtKeys;
+  private volatile boolean closed;
+  /** Set when a store write failed: the filter may hold bits the store lacks, so it is not saved as clean. */
+  private volatile boolean storeFailed;
+  private final Recovery recovery;
+
+  /** How the filter came to be at open: for the log and for tests. */
+  public enum Recovery {
+    /** No earlier state: an empty filter. */
+    FRESH,
+    /** The filter files of a clean close. */
+    LOADED,
+    /** Rebuilt from the exact store, after a crash or a damaged file. */
+    REBUILT
+  }
+
+  private UrlSeenService(Options options, FingerprintStore store, FilterStack filters, Recovery recovery) {
+    this.options = options;
+    this.recovery = recovery;
+    this.store = store;
+    this.filters = filters;
+    this.recent = new RecentFingerprints(options.recentUrls());
+    this.currentRate = filters.estimatedRate();
+    this.warnAtKeys = filters.newest().expectedInsertions();
+  }
+
+  /** Opens (or creates) the service's state in {@code options.directory()}. */
+  public static UrlSeenService open(Options options) throws IOException {
+    FingerprintStore store = new FingerprintStore(options.directory().resolve("store"), options.syncWrites(),
+        options.storeCacheBytes());
+    try {
+      Recovery[] recovery = new Recovery[1];
+      FilterStack filters = loadOrRebuild(options, store, recovery);
+      store.setFilterClean(false);   // from here on the files may fall behind the store
+      UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
+      log.info("URL-seen: {} filter(s), {} MB, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
+          filters.filters().size(), filters.byteSize() >> 20, filters.newest().hashes(),
+          String.format("%,d", filters.newest().expectedInsertions()),
+          String.format("%.4f%%", filters.newest().targetRate() * 100), options.policy(), options.onCapacity());
+      return service;
+    } catch (IOException | RocksDBException | RuntimeException e) {
+      store.close();
+      throw e instanceof IOException io ? io : new IOException("Cannot open the URL-seen service: " + e.getMessage(), e);
+    }
+  }
+
+  private static FilterStack loadOrRebuild(Options options, FingerprintStore store, Recovery[] recovery)
+      throws IOException, RocksDBException {
+    Path dir = options.directory();
+    if (store.isFilterClean()) {
+      try {
+        FilterStack loaded = FilterStack.readFrom(dir);
+        if (loaded != null) {
+          recovery[0] = Recovery.LOADED;
+          return loaded;
+        }
+        log.warn("URL-seen: the store says the filter was saved, but no filter file is in {}; rebuilding it", dir);
+      } catch (IOException e) {
+        log.warn("URL-seen: {}; rebuilding the filter from the exact store", e.getMessage());
+      }
+    }
+    FilterStack.deleteFiles(dir);
+    FilterStack fresh = new FilterStack(firstFilter(options));
+    long started = System.nanoTime();
+    long rebuilt = store.forEach(fp -> {
+      fresh.put(fp);
+      if (fresh.newest().isAtCapacity() && options.onCapacity() == CapacityPolicy.GROW) {
+        fresh.grow();
+      }
+    });
+    recovery[0] = rebuilt > 0 ? Recovery.REBUILT : Recovery.FRESH;
+    if (rebuilt > 0) {
+      log.warn("URL-seen: the last run did not stop cleanly; rebuilt the filter from {} fingerprints in {} ms",
+          String.format("%,d", rebuilt), (System.nanoTime() - started) / 1_000_000);
+    }
+    return fresh;
+  }
+
+  private static BloomFilter firstFilter(Options options) {
+    if (options.memoryBudgetBytes().isPresent()) {
+      return BloomFilter.createWithMemory(options.expectedUrls(), options.memoryBudgetBytes().getAsLong(),
+          options.layout());
+    }
+    // Growing stacks filters whose rates add up: start at half the target so the sum stays under it.
+    double rate = options.onCapacity() == CapacityPolicy.GROW
+        ? options.falsePositiveRate() * (1 - FilterStack.TIGHTENING)
+        : options.falsePositiveRate();
+    return BloomFilter.create(options.expectedUrls(), rate, options.layout());
+  }
+
+  // ------------------------------------------------------------------ answers
+
+  /** Marks one normalized URL; NEW the first time it is ever marked, SEEN after. */
+  public Verdict markSeen(String normalizedUrl) {
+    return markSeen(UrlFingerprint.of(normalizedUrl));
+  }
+
+  public Verdict markSeen(UrlFingerprint fingerprint) {
+    return markSeenAll(List.of(fingerprint)).get(0);
+  }
+
+  /**
+   * Marks a batch (a page's links): one store read for all the filter's "maybe"s and one
+   * store write for all the NEW ones. Verdicts come back in the order of the input;
+   * a fingerprint repeated in the batch is NEW at most once.
+   *
+   * @throws UncheckedIOException if the exact store cannot be read or written (a full
+   *     disk): the NEW answers of this batch were not recorded and must not be used
+   */
+  public List<Verdict> markSeenAll(List<UrlFingerprint> fingerprints) {
+    if (closed) {
+      throw new IllegalStateException("URL-seen service is closed");
+    }
+    int n = fingerprints.size();
+    Verdict[] verdicts = new Verdict[n];
+    List<UrlFingerprint> added = new ArrayList<>();
+    List<Integer> toVerify = new ArrayList<>();
+    checks.add(n);
+    for (int i = 0; i < n; i++) {
+      UrlFingerprint fp = fingerprints.get(i);
+      if (recent.contains(fp)) {
+        recentHits.increment();
+        verdicts[i] = Verdict.SEEN;
+        continue;
+      }
+      Lock lock = locks.get(fp);
+      lock.lock();
+      try {
+        if (filters.put(fp)) {
+          pending.add(fp);
+          added.add(fp);
+          verdicts[i] = Verdict.NEW;
+        } else {
+          filterMaybes.increment();
+          if (options.policy() == FalsePositivePolicy.ACCEPT || pending.contains(fp)) {
+            verdicts[i] = Verdict.SEEN;
+          } else {
+            toVerify.add(i);
+          }
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+    try {
+      if (!toVerify.isEmpty()) {
+        verify(fingerprints, toVerify, verdicts, added);
+      }
+      if (!added.isEmpty()) {
+        store.addAll(added);
+      }
+    } catch (RocksDBException e) {
+      storeFailed = true;
+      throw new UncheckedIOException(new IOException("URL-seen store failed: " + e.getMessage(), e));
+    } finally {
+      // Written or failed, they leave the pending set: a failed write leaves them to the store's answer.
+      for (UrlFingerprint fp : added) {
+        pending.remove(fp);
+      }
+    }
+    for (UrlFingerprint fp : added) {
+      recent.add(fp);
+    }
+    account(added.size());
+    return Arrays.asList(verdicts);
+  }
+
+  private void verify(List<UrlFingerprint> fingerprints, List<Integer> toVerify, Verdict[] verdicts,
+      List<UrlFingerprint> added) throws RocksDBException {
+    List<UrlFingerprint> lookups = new ArrayList<>(toVerify.size());
+    for (int i : toVerify) {
+      lookups.add(fingerprints.get(i));
+    }
+    storeReads.add(lookups.size());
+    boolean[] found = store.containsAll(lookups);
+    for (int j = 0; j < found.length; j++) {
+      int i = toVerify.get(j);
+      UrlFingerprint fp = lookups.get(j);
+      if (found[j]) {
+        verdicts[i] = Verdict.SEEN;
+        recent.add(fp);
+        continue;
+      }
+      // Not in the store when read: a false positive, or a NEW answer racing to the store.
+      Lock lock = locks.get(fp);
+      lock.lock();
+      try {
+        if (pending.contains(fp) || store.contains(fp)) {
+          verdicts[i] = Verdict.SEEN;
+        } else {
+          pending.add(fp);
+          added.add(fp);
+          verdicts[i] = Verdict.NEW;
+          caughtFalsePositives.increment();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void account(int added) {
+    newUrls.add(added);
+    if (added == 0) {
+      return;
+    }
+    if (options.policy() == FalsePositivePolicy.ACCEPT) {
+      double r = currentRate;
+      estimatedSkips.add(added * r / (1 - r));
+    }
+    newSinceRefresh.add(added);
+    if (newSinceRefresh.sum() >= capacityCheckInterval(filters.newest())) {
+      newSinceRefresh.reset();
+      checkCapacity();
+    }
+  }
+
+  /** Grows or warns when the newest filter is full; refreshes the rate used for estimates. */
+  private synchronized void checkCapacity() {
+    BloomFilter newest = filters.newest();
+    if (newest.isAtCapacity()) {
+      if (options.onCapacity() == CapacityPolicy.GROW) {
+        BloomFilter added = filters.grow();
+        log.info("URL-seen: filter full at {} URLs; added a filter for {} more at {} ({} filters, {} MB)",
+            String.format("%,d", newest.expectedInsertions()), String.format("%,d", added.expectedInsertions()),
+            String.format("%.4f%%", added.targetRate() * 100), filters.filters().size(), filters.byteSize() >> 20);
+      } else if (newest.estimatedKeys() >= warnAtKeys) {
+        log.warn("URL-seen: the filter holds ~{} URLs, past the {} it was sized for; its false-positive rate is now "
+                + "~{}. Raise seen.expected-urls or set seen.on-capacity: grow before the next crawl.",
+            String.format("%,.0f", newest.estimatedKeys()), String.format("%,d", newest.expectedInsertions()),
+            String.format("%.3f%%", newest.estimatedRate() * 100));
+        warnAtKeys = newest.estimatedKeys() * 1.25;   // again at each further quarter
+      }
+    }
+    currentRate = filters.estimatedRate();
+  }
+
+  /** True if the URL may have been marked: for tests and tools, not for deciding (use markSeen). */
+  public boolean mightHaveSeen(String normalizedUrl) {
+    return filters.mightContain(UrlFingerprint.of(normalizedUrl));
+  }
+
+  public Recovery recovery() {
+    return recovery;
+  }
+
+  public UrlSeenStats stats() {
+    long c = checks.sum();
+    long fresh = newUrls.sum();
+    return new UrlSeenStats(c, fresh, c - fresh, recentHits.sum(), filterMaybes.sum(), storeReads.sum(),
+        caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.fillRatio(),
+        filters.estimatedRate(), filters.byteSize());
+  }
+
+  /** Bytes of the exact store on disk. */
+  public long storeDiskBytes() {
+    try {
+      return store.diskBytes();
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Saves the filters, marks them clean and closes the store. Callers stop marking
+   * first; a close during a markSeenAll call is a programmer error.
+   */
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      store.syncWal();
+      if (storeFailed) {
+        log.warn("URL-seen: a store write failed in this run; the filter is not saved and will be rebuilt at the next start");
+        return;
+      }
+      filters.writeTo(options.directory());
+      store.setFilterClean(true);
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot save the URL-seen state: " + e.getMessage(), e);
+    } finally {
+      store.close();
+    }
+  }
+}

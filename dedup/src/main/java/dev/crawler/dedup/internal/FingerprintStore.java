@@ -1,0 +1,208 @@
+package dev.crawler.dedup.internal;
+
+import dev.crawler.dedup.UrlFingerprint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The exact store of URL fingerprints, in RocksDB: the URL-seen service's truth. Under
+ * the {@code verify} policy it confirms the Bloom filter's "maybe"; under both policies
+ * it is what the filter is rebuilt from after a crash.
+ *
+ * <p>Layout (column family "fingerprints"): key = the 16 bytes of
+ * {@link UrlFingerprint#toBytes()} (high half first, big-endian), value = empty.
+ * Column family "default" holds metadata: key "format" = one byte, the format
+ * version ({@link #FORMAT_VERSION}); key "filter-clean" = present only while the
+ * filter files on disk hold every fingerprint of the store (written on a clean close,
+ * deleted, with sync, before the first write after opening).
+ */
+public final class FingerprintStore implements AutoCloseable {
+  public static final int FORMAT_VERSION = 1;
+  static final byte[] FORMAT_KEY = "format".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] CLEAN_KEY = "filter-clean".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] EMPTY = new byte[0];
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  // Owned native resources, closed in reverse order of creation.
+  private final LRUCache blockCache;
+  private final BloomFilter sstFilter;
+  private final ColumnFamilyOptions columnOptions;
+  private final DBOptions dbOptions;
+  private final RocksDB db;
+  private final ColumnFamilyHandle metaFamily;
+  private final ColumnFamilyHandle fingerprintFamily;
+  private final WriteOptions writeOptions;
+  private final WriteOptions syncWriteOptions;
+  private final ReadOptions readOptions;
+
+  /**
+   * @param directory the store's folder; created if missing
+   * @param syncWrites fsync every write (survives a power cut) instead of the write-ahead
+   *     log alone (survives a killed process)
+   * @param blockCacheBytes RocksDB's block cache; the hot part of the store lives there
+   */
+  public FingerprintStore(Path directory, boolean syncWrites, long blockCacheBytes) throws IOException {
+    Files.createDirectories(directory);
+    blockCache = new LRUCache(blockCacheBytes);
+    sstFilter = new BloomFilter(10, false);
+    columnOptions = new ColumnFamilyOptions()
+        .setTableFormatConfig(new BlockBasedTableConfig()
+            .setBlockCache(blockCache)
+            .setFilterPolicy(sstFilter)
+            .setCacheIndexAndFilterBlocks(true)
+            .setPinL0FilterAndIndexBlocksInCache(true))
+        // Keys are random: most lookups of new URLs stop at the SST filters.
+        .setLevelCompactionDynamicLevelBytes(true);
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2).setMaxOpenFiles(512).setKeepLogFileNum(3);
+    List<ColumnFamilyDescriptor> families = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions),
+        new ColumnFamilyDescriptor("fingerprints".getBytes(java.nio.charset.StandardCharsets.US_ASCII), columnOptions));
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try {
+      db = RocksDB.open(dbOptions, directory.toString(), families, handles);
+    } catch (RocksDBException e) {
+      closeOptions();
+      throw new IOException("Cannot open the URL-seen store in " + directory + ": " + e.getMessage(), e);
+    }
+    metaFamily = handles.get(0);
+    fingerprintFamily = handles.get(1);
+    writeOptions = new WriteOptions().setSync(syncWrites);
+    syncWriteOptions = new WriteOptions().setSync(true);
+    readOptions = new ReadOptions();
+    try {
+      checkFormat(directory);
+    } catch (IOException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private void checkFormat(Path directory) throws IOException {
+    try {
+      byte[] format = db.get(metaFamily, FORMAT_KEY);
+      if (format == null) {
+        db.put(metaFamily, syncWriteOptions, FORMAT_KEY, new byte[] {FORMAT_VERSION});
+      } else if (format.length != 1 || format[0] != FORMAT_VERSION) {
+        throw new IOException("The URL-seen store in " + directory + " has format "
+            + (format.length == 1 ? format[0] : "?") + "; this version reads format " + FORMAT_VERSION);
+      }
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot read the URL-seen store in " + directory + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** For each fingerprint, whether the store holds it; one batched read (RocksDB multiGet). */
+  public boolean[] containsAll(List<UrlFingerprint> fingerprints) throws RocksDBException {
+    List<ColumnFamilyHandle> families = new ArrayList<>(fingerprints.size());
+    List<byte[]> keys = new ArrayList<>(fingerprints.size());
+    for (UrlFingerprint fp : fingerprints) {
+      families.add(fingerprintFamily);
+      keys.add(fp.toBytes());
+    }
+    List<byte[]> values = db.multiGetAsList(readOptions, families, keys);
+    boolean[] found = new boolean[values.size()];
+    for (int i = 0; i < found.length; i++) {
+      found[i] = values.get(i) != null;
+    }
+    return found;
+  }
+
+  public boolean contains(UrlFingerprint fingerprint) throws RocksDBException {
+    byte[] key = fingerprint.toBytes();
+    // keyMayExist answers from memory (SST filters, memtable) for most absent keys.
+    if (!db.keyMayExist(fingerprintFamily, key, null)) {
+      return false;
+    }
+    return db.get(fingerprintFamily, readOptions, key) != null;
+  }
+
+  /** Adds the fingerprints in one atomic, logged write. */
+  public void addAll(List<UrlFingerprint> fingerprints) throws RocksDBException {
+    try (WriteBatch batch = new WriteBatch()) {
+      for (UrlFingerprint fp : fingerprints) {
+        batch.put(fingerprintFamily, fp.toBytes(), EMPTY);
+      }
+      db.write(writeOptions, batch);
+    }
+  }
+
+  /** Calls {@code action} with every stored fingerprint, in key order. */
+  public long forEach(Consumer<UrlFingerprint> action) {
+    long count = 0;
+    try (RocksIterator it = db.newIterator(fingerprintFamily, readOptions)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        action.accept(UrlFingerprint.fromBytes(it.key()));
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** RocksDB's estimate of the stored fingerprints (exact after a compaction, close otherwise). */
+  public long estimatedCount() throws RocksDBException {
+    return db.getLongProperty(fingerprintFamily, "rocksdb.estimate-num-keys");
+  }
+
+  /** Bytes the store's files take on disk. */
+  public long diskBytes() throws RocksDBException {
+    return db.getLongProperty(fingerprintFamily, "rocksdb.total-sst-files-size")
+        + db.getLongProperty(fingerprintFamily, "rocksdb.cur-size-all-mem-tables");
+  }
+
+  public boolean isFilterClean() throws RocksDBException {
+    return db.get(metaFamily, CLEAN_KEY) != null;
+  }
+
+  /** Records (with fsync) whether the filter files hold every fingerprint of the store. */
+  public void setFilterClean(boolean clean) throws RocksDBException {
+    if (clean) {
+      db.put(metaFamily, syncWriteOptions, CLEAN_KEY, EMPTY);
+    } else {
+      db.delete(metaFamily, syncWriteOptions, CLEAN_KEY);
+    }
+  }
+
+  /** Forces the write-ahead log to disk (it is written on every write; this syncs it). */
+  public void syncWal() throws RocksDBException {
+    db.syncWal();
+  }
+
+  @Override
+  public void close() {
+    readOptions.close();
+    syncWriteOptions.close();
+    writeOptions.close();
+    fingerprintFamily.close();
+    metaFamily.close();
+    db.close();
+    closeOptions();
+  }
+
+  private void closeOptions() {
+    dbOptions.close();
+    columnOptions.close();
+    sstFilter.close();
+    blockCache.close();
+  }
+}

@@ -1,0 +1,215 @@
+package dev.crawler.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.dedup.UrlSeenService.CapacityPolicy;
+import dev.crawler.dedup.UrlSeenService.FalsePositivePolicy;
+import dev.crawler.dedup.UrlSeenService.Recovery;
+import dev.crawler.dedup.UrlSeenService.Verdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class UrlSeenServiceTest {
+  @TempDir Path dir;
+
+  private UrlSeenService.Options options(long expected) {
+    return UrlSeenService.Options.defaults(dir).withExpectedUrls(expected).withRecentUrls(1 << 12);
+  }
+
+  static List<String> urls(int count, String prefix) {
+    List<String> urls = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      urls.add("https://" + prefix + (i % 97) + ".example/page/" + i);
+    }
+    return urls;
+  }
+
+  @ParameterizedTest
+  @EnumSource(FalsePositivePolicy.class)
+  void eachUrlIsNewExactlyOnceWhenThreadsRaceOnIt(FalsePositivePolicy policy) throws Exception {
+    List<String> urls = urls(20_000, "race");
+    ConcurrentHashMap<String, AtomicInteger> newCounts = new ConcurrentHashMap<>();
+    try (UrlSeenService seen = UrlSeenService.open(options(100_000).withPolicy(policy))) {
+      int threads = 4;
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        List<String> mine = new ArrayList<>(urls);
+        Collections.shuffle(mine, new Random(t));
+        done.add(pool.submit(() -> {
+          start.await();
+          // Batches of a page's links, as the crawler sends them.
+          for (int from = 0; from < mine.size(); from += 50) {
+            List<String> page = mine.subList(from, Math.min(from + 50, mine.size()));
+            List<Verdict> verdicts = seen.markSeenAll(page.stream().map(UrlFingerprint::of).toList());
+            for (int i = 0; i < page.size(); i++) {
+              if (verdicts.get(i) == Verdict.NEW) {
+                newCounts.computeIfAbsent(page.get(i), u -> new AtomicInteger()).incrementAndGet();
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get();
+      }
+      pool.shutdown();
+      if (policy == FalsePositivePolicy.VERIFY) {
+        assertThat(newCounts).hasSize(urls.size());
+      } else {
+        // A false positive may skip a URL; never more than a few at this size.
+        assertThat(newCounts.size()).isBetween(urls.size() - 40, urls.size());
+      }
+      assertThat(newCounts.values()).allMatch(c -> c.get() == 1);
+      UrlSeenStats stats = seen.stats();
+      assertThat(stats.checks()).isEqualTo(4L * urls.size());
+      assertThat(stats.newUrls()).isEqualTo(newCounts.size());
+      assertThat(stats.seen()).isEqualTo(stats.checks() - stats.newUrls());
+    }
+  }
+
+  @Test
+  void aBatchThatRepeatsAUrlAnswersNewOnce() throws IOException {
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000))) {
+      UrlFingerprint a = UrlFingerprint.of("https://example.org/a");
+      UrlFingerprint b = UrlFingerprint.of("https://example.org/b");
+      assertThat(seen.markSeenAll(List.of(a, b, a, a))).containsExactly(Verdict.NEW, Verdict.NEW, Verdict.SEEN,
+          Verdict.SEEN);
+      assertThat(seen.markSeen("https://example.org/b")).isEqualTo(Verdict.SEEN);
+    }
+  }
+
+  @Test
+  void verifyCatchesTheFilterFalsePositivesAndLosesNoUrl() throws IOException {
+    // A filter far too small (sized for 1,000 at 10%) with 20,000 URLs: it says "maybe" often.
+    List<String> urls = urls(20_000, "verify");
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000).withFalsePositiveRate(0.1)
+        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.VERIFY))) {
+      for (String url : urls) {
+        assertThat(seen.markSeen(url)).as(url).isEqualTo(Verdict.NEW);
+      }
+      for (String url : urls) {
+        assertThat(seen.markSeen(url)).isEqualTo(Verdict.SEEN);
+      }
+      UrlSeenStats stats = seen.stats();
+      assertThat(stats.caughtFalsePositives()).isGreaterThan(1_000);
+      assertThat(stats.newUrls()).isEqualTo(urls.size());
+      assertThat(stats.estimatedSkips()).isZero();
+    }
+  }
+
+  @Test
+  void acceptReportsAboutAsManySkipsAsItMade() throws IOException {
+    List<String> urls = urls(20_000, "accept");
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(0.05)
+        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.ACCEPT))) {
+      int fresh = 0;
+      for (String url : urls) {
+        if (seen.markSeen(url) == Verdict.NEW) {
+          fresh++;
+        }
+      }
+      int skipped = urls.size() - fresh;
+      assertThat(skipped).isGreaterThan(100);
+      // The estimate lags the rate it follows (refreshed every 4,096 NEW answers): within a factor of two.
+      assertThat(seen.stats().estimatedSkips()).isBetween(skipped / 2.0, skipped * 2.0);
+      assertThat(seen.stats().caughtFalsePositives()).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FalsePositivePolicy.class)
+  void everyUrlIsSeenAfterACleanCloseAndReopen(FalsePositivePolicy policy) throws IOException {
+    List<String> urls = urls(30_000, "reopen");
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.FRESH);
+      urls.forEach(seen::markSeen);
+    }
+    assertThat(dir.resolve("filter-0.bloom")).exists();
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.LOADED);
+      for (String url : urls) {
+        assertThat(seen.mightHaveSeen(url)).isTrue();
+        assertThat(seen.markSeen(url)).isEqualTo(Verdict.SEEN);
+      }
+      assertThat(seen.markSeen("https://new.example/")).isEqualTo(Verdict.NEW);
+    }
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+      assertThat(seen.markSeen("https://new.example/")).isEqualTo(Verdict.SEEN);
+    }
+  }
+
+  @Test
+  void aDamagedFilterFileIsRebuiltFromTheStoreNotReused() throws IOException {
+    List<String> urls = urls(5_000, "damaged");
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+      urls.forEach(seen::markSeen);
+    }
+    Path file = dir.resolve("filter-0.bloom");
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[bytes.length / 2] ^= 1;
+    Files.write(file, bytes);
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.REBUILT);
+      for (String url : urls) {
+        assertThat(seen.markSeen(url)).isEqualTo(Verdict.SEEN);
+      }
+    }
+  }
+
+  @Test
+  void growingKeepsTheCompoundRateUnderTheTarget() throws IOException {
+    double target = 0.01;
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(target)
+        .withCapacityPolicy(CapacityPolicy.GROW).withPolicy(FalsePositivePolicy.ACCEPT))) {
+      urls(80_000, "grow").forEach(seen::markSeen);
+      UrlSeenStats stats = seen.stats();
+      assertThat(stats.filters()).isGreaterThanOrEqualTo(3);
+      int falsePositives = 0;
+      int queries = 200_000;
+      for (String url : urls(queries, "absent")) {
+        if (seen.mightHaveSeen(url)) {
+          falsePositives++;
+        }
+      }
+      double measured = (double) falsePositives / queries;
+      assertThat(measured).isLessThanOrEqualTo(target + 3 * Math.sqrt(target / queries));
+      assertThat(stats.estimatedRate()).isLessThanOrEqualTo(target);
+    }
+    // The stack survives a close and reopen.
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+      assertThat(seen.stats().filters()).isGreaterThanOrEqualTo(3);
+      assertThat(seen.markSeen(urls(80_000, "grow").get(79_999))).isEqualTo(Verdict.SEEN);
+    }
+  }
+
+  @Test
+  void warnPolicyKeepsOneFilterAndItsRateRises() throws IOException {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(0.01)
+        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.VERIFY))) {
+      urls(40_000, "warn").forEach(seen::markSeen);
+      UrlSeenStats stats = seen.stats();
+      assertThat(stats.filters()).isEqualTo(1);
+      assertThat(stats.estimatedRate()).isGreaterThan(0.1);
+      assertThat(stats.newUrls()).isEqualTo(40_000);
+    }
+  }
+}
