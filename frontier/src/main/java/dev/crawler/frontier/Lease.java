@@ -1,0 +1,55 @@
+package dev.crawler.frontier;
+
+import java.time.Instant;
+
+/**
+ * A URL handed out by {@link Frontier#next}: the caller fetches it and then calls
+ * {@link Frontier#complete} exactly once. Until then the URL stays in its queue on disk, so a
+ * lease never completed because the process died is handed out again after the restart. A
+ * lease belongs to the frontier that gave it: after a close and reopen it cannot be completed.
+ */
+public final class Lease {
+  final Frontier owner;
+  final byte[] key;
+  private final String url;
+  private final String hostKey;
+  private final int depth;
+  private final int priority;
+  private final Instant leasedAt;
+
+  Lease(Frontier owner, byte[] key, String url, String hostKey, int depth, int priority, Instant leasedAt) {
+    this.owner = owner;
+    this.key = key;
+    this.url = url;
+    this.hostKey = hostKey;
+    this.depth = depth;
+    this.priority = priority;
+    this.leasedAt = leasedAt;
+  }
+
+  public String url() {
+    return url;
+  }
+
+  public String hostKey() {
+    return hostKey;
+  }
+
+  public int depth() {
+    return depth;
+  }
+
+  public int priority() {
+    return priority;
+  }
+
+  /** When it was handed out, by the frontier's clock. */
+  public Instant leasedAt() {
+    return leasedAt;
+  }
+
+  @Override
+  public String toString() {
+    return "Lease[" + url + " host " + hostKey + " depth " + depth + " priority " + priority + "]";
+  }
+}

@@ -1,0 +1,46 @@
+package dev.crawler.frontier.internal;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.hash.Hashing;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Host keys as stored, and the partition a host belongs to.
+ *
+ * <p>The partition is {@code murmur3_32(UTF-8 host key) mod P}. It is part of every stored
+ * key, so the hash must never change: {@code HostKeysTest} pins it on fixed hosts. Guava's
+ * {@code murmur3_32_fixed} is used because the older {@code murmur3_32} hashed some
+ * non-BMP strings wrongly and is kept only for compatibility.
+ */
+public final class HostKeys {
+  private HostKeys() {}
+
+  /** Longest host key accepted, in UTF-8 bytes; DNS names are at most 253 characters. */
+  public static final int MAX_HOST_KEY_BYTES = 1024;
+  /** Partitions are stored as an unsigned 16-bit number. */
+  public static final int MAX_PARTITIONS = 1 << 16;
+
+  /** The host key's UTF-8 bytes, after checking it can be stored: not empty, no NUL, not too long. */
+  public static byte[] utf8(String hostKey) {
+    checkArgument(!hostKey.isEmpty(), "host key must not be empty");
+    byte[] bytes = hostKey.getBytes(StandardCharsets.UTF_8);
+    checkArgument(bytes.length <= MAX_HOST_KEY_BYTES, "host key (%s...) is %s UTF-8 bytes, more than %s",
+        hostKey.substring(0, Math.min(40, hostKey.length())), bytes.length, MAX_HOST_KEY_BYTES);
+    for (byte b : bytes) {
+      // The queue key ends a host key with 0x00, so one host's queue stays one key range.
+      checkArgument(b != 0, "host key (%s) must not contain a NUL character", hostKey);
+    }
+    return bytes;
+  }
+
+  /** The partition of a host: murmur3_32 of its UTF-8 key, mod {@code partitions}. */
+  public static int partition(byte[] hostKeyUtf8, int partitions) {
+    checkArgument(partitions >= 1 && partitions <= MAX_PARTITIONS, "partitions (%s) must be in [1, %s]",
+        partitions, MAX_PARTITIONS);
+    if (partitions == 1) {
+      return 0;
+    }
+    return Math.floorMod(Hashing.murmur3_32_fixed().hashBytes(hostKeyUtf8).asInt(), partitions);
+  }
+}

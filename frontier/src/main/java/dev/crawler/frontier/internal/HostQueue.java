@@ -1,0 +1,152 @@
+package dev.crawler.frontier.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An active host while it is in the heap's working set: its politeness state, its fetches in
+ * flight, and a few of its queued URLs read ahead from disk. Its queue itself stays on disk.
+ *
+ * <p>Invariants (the frontier holds its lock around every use):
+ * <ul>
+ *   <li>The host's queued URLs that are not leased are exactly those in {@code buffer} plus
+ *       the unleased ones on disk at or after {@code readFrom} ({@code null}: the host's first
+ *       key); every buffered key sorts before {@code readFrom}.
+ *   <li>{@code leased.size() == inFlight}, and no leased key is in {@code buffer}.
+ *   <li>{@code exhausted} implies an empty buffer: the last read found nothing unleased.
+ * </ul>
+ * A new URL (or one given back by RETRY_AFTER) that sorts before {@code readFrom}, by a
+ * higher priority, moves {@code readFrom} back and empties the buffer; leased keys met again
+ * on the next read are skipped.
+ */
+public final class HostQueue {
+  /** Read-ahead per host; with one connection, two entries tell at completion whether more wait. */
+  static final int MAX_READ_AHEAD = 4;
+
+  public final String hostKey;
+  public final byte[] hostKeyUtf8;
+  public final int partition;
+  /** The settings and failures as stored; {@code active} and {@code nextAllowedMillis} are not kept current here. */
+  HostState state;
+  /** When the host may next be fetched; equals the time in {@link #scheduleKey}. */
+  long nextAllowed;
+  /** The host's key in the schedule column family, as stored now. */
+  byte[] scheduleKey;
+  int inFlight;
+  final List<byte[]> leased = new ArrayList<>(1);
+  final ArrayDeque<QueuedUrl> buffer = new ArrayDeque<>(2);
+  byte[] readFrom;
+  boolean exhausted;
+  boolean inReady;
+
+  HostQueue(String hostKey, byte[] hostKeyUtf8, int partition, HostState state, byte[] scheduleKey) {
+    this.hostKey = hostKey;
+    this.hostKeyUtf8 = hostKeyUtf8;
+    this.partition = partition;
+    this.state = state;
+    this.scheduleKey = scheduleKey;
+    this.nextAllowed = ScheduleKey.nextAllowedMillis(scheduleKey);
+  }
+
+  public HostState state() {
+    return state;
+  }
+
+  public void setState(HostState state) {
+    this.state = state;
+  }
+
+  public long nextAllowed() {
+    return nextAllowed;
+  }
+
+  public byte[] scheduleKey() {
+    return scheduleKey;
+  }
+
+  public int inFlight() {
+    return inFlight;
+  }
+
+  public boolean exhausted() {
+    return exhausted;
+  }
+
+  /**
+   * The next URL to hand out, read from disk when the buffer is empty; null when the host
+   * has nothing unleased, which also marks it exhausted.
+   */
+  public QueuedUrl next(FrontierStore store, int connectionLimit) {
+    if (buffer.isEmpty() && !exhausted) {
+      readAhead(store, Math.min(MAX_READ_AHEAD, connectionLimit + 1));
+    }
+    return buffer.poll();
+  }
+
+  private void readAhead(FrontierStore store, int want) {
+    byte[] from = readFrom != null ? readFrom : QueuedUrl.hostStart(partition, hostKeyUtf8);
+    byte[][] last = new byte[1][];
+    store.scan(store.queue, from, QueuedUrl.hostEnd(partition, hostKeyUtf8), (k, v) -> {
+      last[0] = k;
+      if (!isLeased(k)) {
+        buffer.add(QueuedUrl.decode(k, v));
+      }
+      return buffer.size() < want;
+    });
+    if (last[0] != null) {
+      readFrom = Bytes.successor(last[0]);
+    }
+    exhausted = buffer.isEmpty();
+  }
+
+  /** Records that {@code key}, just taken from this queue, is leased. */
+  public void lease(byte[] key) {
+    leased.add(key);
+    inFlight++;
+    assert leased.size() == inFlight : hostKey + ": " + leased.size() + " leased keys, in flight " + inFlight;
+  }
+
+  public boolean isLeased(byte[] key) {
+    for (byte[] k : leased) {
+      if (Arrays.equals(k, key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Ends the lease of {@code key}; returns false if it was not leased. */
+  public boolean release(byte[] key) {
+    for (int i = 0; i < leased.size(); i++) {
+      if (Arrays.equals(leased.get(i), key)) {
+        leased.remove(i);
+        inFlight--;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tells the queue that an unleased entry {@code key} is on disk (newly offered or given back). */
+  public void unread(byte[] key) {
+    exhausted = false;
+    if (readFrom == null || Bytes.compare(key, readFrom) >= 0) {
+      return;   // the next read reaches it
+    }
+    byte[] from = key;
+    QueuedUrl first = buffer.peekFirst();
+    if (first != null && Bytes.compare(first.key(), from) < 0) {
+      from = first.key();
+    }
+    buffer.clear();
+    readFrom = from;
+  }
+
+  @Override
+  public String toString() {
+    return "HostQueue[" + hostKey + " p" + partition + " next " + nextAllowed + " in flight " + inFlight
+        + (exhausted ? " exhausted" : "") + "]";
+  }
+}

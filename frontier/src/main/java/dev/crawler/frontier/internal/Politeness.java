@@ -1,0 +1,99 @@
+package dev.crawler.frontier.internal;
+
+import dev.crawler.frontier.FetchOutcome;
+import dev.crawler.frontier.FrontierOptions;
+import java.util.random.RandomGenerator;
+
+/**
+ * The politeness rules: how long a host waits after a fetch, given how the fetch ended.
+ * Pure arithmetic on millis; the frontier applies the result.
+ *
+ * <ul>
+ *   <li>The delay between the end of a fetch and the start of the next is
+ *       {@code max(defaultDelay, min(crawlDelay, maxCrawlDelay))}: a robots Crawl-delay can
+ *       only slow us down, and only up to the cap; our own default is the floor.
+ *   <li>{@code FETCHED}: wait the delay; consecutive failures reset to 0.
+ *   <li>{@code RETRY_AFTER(r)}: wait {@code max(delay, min(r, maxRetryAfter))}; it counts as
+ *       a failure, so a host that answers 503 forever is suspended like one that is down.
+ *   <li>{@code FAILED}, the n-th in a row: wait {@code max(delay, b)} with
+ *       {@code b = min(backoffMax, backoffInitial * 2^(n-1))} jittered uniformly into
+ *       {@code [b/2, b]} ("equal jitter": the wait still grows, but hosts that failed
+ *       together, say behind one dead server, do not all come back in the same millisecond).
+ *   <li>From {@code suspendAfter} consecutive failures on, each further failure suspends the
+ *       host: it waits {@code suspendFor} (at least), then is tried again. One success ends it.
+ * </ul>
+ */
+public final class Politeness {
+  private final long defaultDelay;
+  private final long maxCrawlDelay;
+  private final int connectionsPerHost;
+  private final long maxRetryAfter;
+  private final long backoffInitial;
+  private final long backoffMax;
+  private final int suspendAfter;
+  private final long suspendFor;
+  private final RandomGenerator random;
+
+  /** The wait chosen after a fetch, and the host's consecutive failures after it. */
+  public record Wait(long nextAllowedMillis, int consecutiveFailures) {}
+
+  public Politeness(FrontierOptions o, RandomGenerator random) {
+    this.defaultDelay = o.defaultDelay().toMillis();
+    this.maxCrawlDelay = o.maxCrawlDelay().toMillis();
+    this.connectionsPerHost = o.connectionsPerHost();
+    this.maxRetryAfter = o.maxRetryAfter().toMillis();
+    this.backoffInitial = o.backoffInitial().toMillis();
+    this.backoffMax = o.backoffMax().toMillis();
+    this.suspendAfter = o.suspendAfter();
+    this.suspendFor = o.suspendFor().toMillis();
+    this.random = random;
+  }
+
+  /** The delay between fetches of a host whose robots Crawl-delay is {@code crawlDelayMillis} (-1: none). */
+  public long delayMillis(long crawlDelayMillis) {
+    return crawlDelayMillis < 0 ? defaultDelay : Math.max(defaultDelay, Math.min(crawlDelayMillis, maxCrawlDelay));
+  }
+
+  /** The connection limit of a host whose stored limit is {@code storedLimit} (0: the default). */
+  public int connectionLimit(int storedLimit) {
+    return storedLimit > 0 ? storedLimit : connectionsPerHost;
+  }
+
+  public Wait after(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long now) {
+    long delay = delayMillis(crawlDelayMillis);
+    return switch (outcome.kind()) {
+      case FETCHED -> new Wait(now + delay, 0);
+      case RETRY_AFTER -> {
+        int failures = saturatedIncrement(consecutiveFailures);
+        long wait = Math.max(delay, Math.min(outcome.retryAfter().toMillis(), maxRetryAfter));
+        yield new Wait(now + (failures >= suspendAfter ? Math.max(wait, suspendFor) : wait), failures);
+      }
+      case FAILED -> {
+        int failures = saturatedIncrement(consecutiveFailures);
+        long wait = failures >= suspendAfter ? Math.max(delay, suspendFor) : Math.max(delay, jittered(backoff(failures)));
+        yield new Wait(now + wait, failures);
+      }
+    };
+  }
+
+  /** {@code min(backoffMax, backoffInitial * 2^(failures-1))}, without overflow. */
+  long backoff(int failures) {
+    int doublings = failures - 1;
+    if (backoffInitial == 0) {
+      return 0;
+    }
+    if (doublings >= 62 || backoffInitial > (backoffMax >> Math.min(doublings, 62))) {
+      return backoffMax;
+    }
+    return Math.min(backoffMax, backoffInitial << doublings);
+  }
+
+  private long jittered(long b) {
+    long half = b / 2;
+    return half + random.nextLong(b - half + 1);
+  }
+
+  private static int saturatedIncrement(int n) {
+    return n == Integer.MAX_VALUE ? n : n + 1;
+  }
+}

@@ -1,0 +1,164 @@
+package dev.crawler.frontier;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The frontier's benchmark: offer throughput in batches of 1,000, next+complete throughput
+ * with no delay, and heap and disk per URL once N URLs are queued. Prints one line per
+ * figure, "name value", so a test can read them. Run (see the module README):
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -Xmx256m -cp ... dev.crawler.frontier.FrontierBench \
+ *     --urls 10000000 --hosts 100000 --ops 1000000 --threads 2 --dir /tmp/frontier-bench
+ * </pre>
+ * The folder is emptied first.
+ */
+public final class FrontierBench {
+  private FrontierBench() {}
+
+  public static void main(String[] args) throws Exception {
+    long urls = 1_000_000;
+    int hosts = 100_000;
+    long ops = 200_000;
+    int threads = 2;
+    int batch = 1_000;
+    FrontierOptions.Builder tuning = FrontierOptions.builder().defaultDelay(Duration.ZERO);
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"), "frontier-bench");
+    for (int i = 0; i < args.length; i += 2) {
+      switch (args[i]) {
+        case "--urls" -> urls = Long.parseLong(args[i + 1]);
+        case "--hosts" -> hosts = Integer.parseInt(args[i + 1]);
+        case "--ops" -> ops = Long.parseLong(args[i + 1]);
+        case "--threads" -> threads = Integer.parseInt(args[i + 1]);
+        case "--batch" -> batch = Integer.parseInt(args[i + 1]);
+        case "--dir" -> dir = Path.of(args[i + 1]);
+        case "--working-set" -> tuning.workingSetHosts(Integer.parseInt(args[i + 1]));
+        case "--cache-mb" -> tuning.blockCacheBytes(Long.parseLong(args[i + 1]) << 20);
+        case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + "; allowed: --urls --hosts --ops --threads --batch --dir --working-set --cache-mb --memtable-mb");
+      }
+    }
+    deleteRecursively(dir);
+    print("available_processors", Runtime.getRuntime().availableProcessors());
+    print("heap_max_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() >> 20);
+    FrontierOptions options = tuning.build();
+    System.out.println("options " + options);
+    try (Frontier frontier = Frontier.open(dir, options)) {
+      long start = System.nanoTime();
+      long peakHeap = 0;
+      List<FrontierEntry> entries = new ArrayList<>(batch);
+      for (long i = 0; i < urls; i++) {
+        // Every host gets urls/hosts URLs, in a scattered order: 1,000,003 is a prime, so
+        // multiplying by it permutes the residues mod hosts.
+        int host = (int) ((i * 1_000_003L) % hosts);
+        entries.add(FrontierEntry.of("https://www.host" + host + ".example.com/section/" + (i % 97) + "/page-" + i
+            + ".html", "www.host" + host + ".example.com", 1 + (int) (i % 5)));
+        if (entries.size() == batch || i == urls - 1) {
+          frontier.offer(entries);
+          entries = new ArrayList<>(batch);
+        }
+        if (i % 1_000_000 == 999_999) {
+          long heap = heapUsedAfterGc();
+          peakHeap = Math.max(peakHeap, heap);
+          System.out.printf(Locale.ROOT, "progress offered=%d heap_used_mb=%d elapsed_s=%.1f%n", i + 1, heap >> 20,
+              (System.nanoTime() - start) / 1e9);
+        }
+      }
+      double offerSeconds = (System.nanoTime() - start) / 1e9;
+      print("offered_urls", urls);
+      print("offer_urls_per_s", Math.round(urls / offerSeconds));
+      FrontierStats stats = frontier.stats();
+      print("queued_urls", stats.queuedUrls());
+      print("hosts", stats.hosts());
+      long heap = heapUsedAfterGc();
+      peakHeap = Math.max(peakHeap, heap);
+      print("heap_used_after_offers_mb", heap >> 20);
+      frontier.flush();
+      print("sst_bytes_per_url", frontier.diskBytes() / Math.max(1, stats.queuedUrls()));
+      print("dir_bytes_per_url", directoryBytes(dir) / Math.max(1, stats.queuedUrls()));
+
+      print("pending_compaction_mb", frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") >> 20);
+      if (Boolean.getBoolean("bench.settle")) {
+        while (frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") > 0
+            || frontier.storeProperty("rocksdb.num-running-compactions") > 0) {
+          Thread.sleep(500);
+        }
+        print("settled_pending_compaction_mb", 0);
+      }
+      long perThread = ops / threads;
+      AtomicLong done = new AtomicLong();
+      List<Thread> fetchers = new ArrayList<>();
+      start = System.nanoTime();
+      for (int t = 0; t < threads; t++) {
+        Thread fetcher = new Thread(() -> {
+          try {
+            for (long n = 0; n < perThread; n++) {
+              Optional<Lease> lease = frontier.next(Duration.ofSeconds(5));
+              if (lease.isEmpty()) {
+                return;
+              }
+              frontier.complete(lease.get(), FetchOutcome.FETCHED);
+              done.incrementAndGet();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }, "fetcher-" + t);
+        fetchers.add(fetcher);
+        fetcher.start();
+      }
+      for (Thread fetcher : fetchers) {
+        fetcher.join();
+      }
+      double fetchSeconds = (System.nanoTime() - start) / 1e9;
+      print("next_complete_ops", done.get());
+      print("next_complete_per_s", Math.round(done.get() / fetchSeconds));
+      print("delayed_write_rate", frontier.storeProperty("rocksdb.actual-delayed-write-rate"));
+      print("pending_compaction_after_mb",
+          frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") >> 20);
+      heap = heapUsedAfterGc();
+      peakHeap = Math.max(peakHeap, heap);
+      print("heap_used_after_fetches_mb", heap >> 20);
+      print("heap_used_peak_mb", peakHeap >> 20);
+      print("queued_urls_at_end", frontier.stats().queuedUrls());
+    }
+    System.out.println("done");
+  }
+
+  private static void print(String name, long value) {
+    System.out.println(name + " " + value);
+  }
+
+  private static long heapUsedAfterGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  static long directoryBytes(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

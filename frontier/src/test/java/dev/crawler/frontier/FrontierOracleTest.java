@@ -1,0 +1,230 @@
+package dev.crawler.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Seeded random offers, leases, completions, settings, clock moves and reopens, each checked
+ * against an in-memory model of what the frontier must do. Stops after a fixed number of
+ * operations. The back-off has no jitter here (initial 0) so every time is predictable.
+ */
+class FrontierOracleTest {
+  static final int OPERATIONS = 2_500;
+  static final String[] HOSTS = {"a.com", "b.org", "c.net", "d.com", "e.io", "f.de", "g.fr", "h.uk", "i.jp"};
+  static final int[] PRIORITIES = {0, 0, 0, 0, 7, -3};
+
+  @TempDir Path dir;
+
+  /** The model of one host. Its schedule time is known to lie in [lo, hi] (see offer). */
+  static final class ModelHost {
+    final String key;
+    final TreeMap<long[], String> queued = new TreeMap<>(
+        Comparator.<long[]>comparingLong(e -> -e[0]).thenComparingLong(e -> e[1]));
+    final Set<String> leased = new HashSet<>();
+    long lo;
+    long hi;
+    int failures;
+    long crawlDelay = -1;
+    int limit = 1;
+
+    ModelHost(String key) {
+      this.key = key;
+    }
+
+    String firstUnleased() {
+      for (String url : queued.values()) {
+        if (!leased.contains(url)) {
+          return url;
+        }
+      }
+      return null;
+    }
+
+    boolean eligible(long now) {
+      return firstUnleased() != null && leased.size() < limit && lo <= now;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void randomOperationsMatchTheModel(long seed) throws Exception {
+    Random random = new Random(seed);
+    ManualClock clock = new ManualClock(10_000_000);
+    long defaultDelay = 100;
+    long maxCrawlDelay = 5_000;
+    long maxRetryAfter = 2_000;
+    int suspendAfter = 3;
+    long suspendFor = 3_600_000;
+    FrontierOptions options = FrontierOptions.builder().clock(clock)
+        .defaultDelay(Duration.ofMillis(defaultDelay)).maxCrawlDelay(Duration.ofMillis(maxCrawlDelay))
+        .maxRetryAfter(Duration.ofMillis(maxRetryAfter)).backoffInitial(Duration.ZERO).backoffMax(Duration.ZERO)
+        .suspendAfter(suspendAfter).suspendFor(Duration.ofMillis(suspendFor))
+        .workingSetHosts(1 + random.nextInt(4)).knownHostsCache(random.nextInt(3)).build();
+
+    Map<String, ModelHost> model = new HashMap<>();
+    for (String h : HOSTS) {
+      model.put(h, new ModelHost(h));
+    }
+    List<Lease> outstanding = new ArrayList<>();
+    long arrival = 0;
+    int urlId = 0;
+    long fetched = 0;
+    long retried = 0;
+    long failed = 0;
+
+    Frontier f = Frontier.open(dir, options);
+    try {
+      for (int op = 0; op < OPERATIONS; op++) {
+        long now = clock.millis();
+        int dice = random.nextInt(100);
+        String context = "seed " + seed + " op " + op;
+        if (dice < 25) {
+          List<FrontierEntry> batch = new ArrayList<>();
+          int n = 1 + random.nextInt(5);
+          for (int i = 0; i < n; i++) {
+            String host = HOSTS[random.nextInt(HOSTS.length)];
+            int priority = PRIORITIES[random.nextInt(PRIORITIES.length)];
+            String url = "https://" + host + "/" + urlId++;
+            batch.add(new FrontierEntry(url, host, random.nextInt(5), priority));
+            ModelHost m = model.get(host);
+            if (m.queued.isEmpty() && m.leased.isEmpty()) {
+              // The frontier may have let it go idle (then it comes back at max(now, time)) or
+              // not yet noticed it is empty (then it keeps its time).
+              m.hi = Math.max(now, m.hi);
+            }
+            m.queued.put(new long[] {priority, arrival++}, url);
+          }
+          f.offer(batch);
+        } else if (dice < 55) {
+          Optional<Lease> lease = f.next(Duration.ZERO);
+          ModelHost earliest = null;
+          for (ModelHost m : model.values()) {
+            if (m.eligible(now) && (earliest == null || m.hi < earliest.hi)) {
+              earliest = m;
+            }
+          }
+          if (lease.isEmpty()) {
+            for (ModelHost m : model.values()) {
+              assertThat(m.eligible(now) && m.hi <= now).as("%s: %s is ready but next() gave nothing", context, m.key)
+                  .isFalse();
+            }
+          } else {
+            Lease l = lease.get();
+            ModelHost m = model.get(l.hostKey());
+            assertThat(m.eligible(now)).as("%s: %s handed out but not allowed (lo %s, now %s, leased %s/%s)", context,
+                m.key, m.lo, now, m.leased.size(), m.limit).isTrue();
+            assertThat(l.url()).as("%s: head of %s", context, m.key).isEqualTo(m.firstUnleased());
+            assertThat(m.lo).as("%s: %s is not the earliest ready host", context, m.key)
+                .isLessThanOrEqualTo(earliest.hi);
+            m.leased.add(l.url());
+            outstanding.add(l);
+          }
+        } else if (dice < 80) {
+          if (outstanding.isEmpty()) {
+            continue;
+          }
+          Lease l = outstanding.remove(random.nextInt(outstanding.size()));
+          ModelHost m = model.get(l.hostKey());
+          long delay = m.crawlDelay < 0 ? defaultDelay : Math.max(defaultDelay, Math.min(m.crawlDelay, maxCrawlDelay));
+          int kind = random.nextInt(10);
+          FetchOutcome outcome;
+          long next;
+          if (kind < 6) {
+            outcome = FetchOutcome.FETCHED;
+            m.failures = 0;
+            next = now + delay;
+            fetched++;
+          } else if (kind < 8) {
+            long ra = random.nextInt(5_000);
+            outcome = FetchOutcome.retryAfter(Duration.ofMillis(ra));
+            m.failures++;
+            long wait = Math.max(delay, Math.min(ra, maxRetryAfter));
+            next = now + (m.failures >= suspendAfter ? Math.max(wait, suspendFor) : wait);
+            retried++;
+          } else {
+            outcome = FetchOutcome.FAILED;
+            m.failures++;
+            next = now + (m.failures >= suspendAfter ? Math.max(delay, suspendFor) : delay);
+            failed++;
+          }
+          f.complete(l, outcome);
+          m.leased.remove(l.url());
+          if (outcome.kind() != FetchOutcome.Kind.RETRY_AFTER) {
+            m.queued.values().remove(l.url());
+          }
+          m.lo = next;
+          m.hi = next;
+        } else if (dice < 85) {
+          ModelHost m = model.get(HOSTS[random.nextInt(HOSTS.length)]);
+          if (random.nextBoolean()) {
+            m.crawlDelay = random.nextInt(10_000);
+            f.setCrawlDelay(m.key, Duration.ofMillis(m.crawlDelay));
+          } else {
+            m.limit = 1 + random.nextInt(3);
+            f.setConnectionLimit(m.key, m.limit);
+          }
+        } else if (dice < 99) {
+          clock.advanceMillis(random.nextInt(20) == 0 ? suspendFor : random.nextInt(3_000));
+        } else {
+          f.close();
+          f = Frontier.open(dir, options);
+          outstanding.clear();
+          model.values().forEach(m -> m.leased.clear());
+        }
+
+        FrontierStats stats = f.stats();
+        long queued = model.values().stream().mapToLong(m -> m.queued.size()).sum();
+        long leased = model.values().stream().mapToLong(m -> m.leased.size()).sum();
+        long withUrls = model.values().stream().filter(m -> !m.queued.isEmpty()).count();
+        assertThat(stats.queuedUrls()).as(context).isEqualTo(queued);
+        assertThat(stats.leasedUrls()).as(context).isEqualTo(leased);
+        // A host whose queue empties leaves the schedule when the frontier next looks at it.
+        assertThat(stats.hosts()).as(context).isBetween(withUrls, (long) HOSTS.length);
+        assertThat(List.of(stats.fetched(), stats.retried(), stats.failed())).as(context)
+            .containsExactly(fetched, retried, failed);
+        assertThat(f.invariantsHold()).isTrue();
+      }
+
+      // After a reopen (which ends every lease) every URL still in the model comes out, and nothing else.
+      f.close();
+      f = Frontier.open(dir, options);
+      Set<String> expected = new HashSet<>();
+      model.values().forEach(m -> expected.addAll(m.queued.values()));
+      Set<String> drained = new HashSet<>();
+      for (int idle = 0; idle < 10; ) {
+        Optional<Lease> l = f.next(Duration.ZERO);
+        if (l.isEmpty()) {
+          clock.advance(Duration.ofDays(1));
+          idle++;
+          continue;
+        }
+        idle = 0;
+        assertThat(drained.add(l.get().url())).as("handed out twice: %s", l.get().url()).isTrue();
+        f.complete(l.get(), FetchOutcome.FETCHED);
+      }
+      Set<String> missing = new HashSet<>(expected);
+      missing.removeAll(drained);
+      Set<String> unexpected = new HashSet<>(drained);
+      unexpected.removeAll(expected);
+      assertThat(missing).as("queued but never handed out").isEmpty();
+      assertThat(unexpected).as("handed out but not queued").isEmpty();
+    } finally {
+      f.close();
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package dev.crawler.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FrontierTest {
+  @TempDir Path dir;
+  final ManualClock clock = new ManualClock(1_000_000);
+
+  FrontierOptions options() {
+    return FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).build();
+  }
+
+  static List<FrontierEntry> urls(String host, int from, int count) {
+    List<FrontierEntry> entries = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      entries.add(FrontierEntry.of("https://" + host + "/" + i, host, 1));
+    }
+    return entries;
+  }
+
+  static Lease take(Frontier f) throws InterruptedException {
+    Optional<Lease> lease = f.next(Duration.ZERO);
+    assertThat(lease).as("a lease").isPresent();
+    return lease.get();
+  }
+
+  /** Leases and completes everything that is ready now, returning the URLs in order handed out. */
+  static List<String> drain(Frontier f) throws InterruptedException {
+    List<String> urls = new ArrayList<>();
+    for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
+      urls.add(l.get().url());
+      f.complete(l.get(), FetchOutcome.FETCHED);
+    }
+    return urls;
+  }
+
+  @Test
+  void offeredUrlIsHandedOutOnceAndLeavesWhenFetched() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(List.of(new FrontierEntry("https://a.com/x", "a.com", 3, 5)));
+      Lease lease = take(f);
+      assertThat(lease.url()).isEqualTo("https://a.com/x");
+      assertThat(lease.hostKey()).isEqualTo("a.com");
+      assertThat(lease.depth()).isEqualTo(3);
+      assertThat(lease.priority()).isEqualTo(5);
+      assertThat(f.next(Duration.ZERO)).as("one connection per host, and the only URL is leased").isEmpty();
+      assertThat(f.stats()).isEqualTo(new FrontierStats(1, 1, 0, 1, 0, 0, 0));
+      f.complete(lease, FetchOutcome.FETCHED);
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      assertThat(f.stats()).isEqualTo(new FrontierStats(0, 0, 0, 0, 1, 0, 0));
+    }
+  }
+
+  @Test
+  void urlsOfOneHostComeOutInTheOrderOffered() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 5));
+      f.offer(urls("a.com", 5, 5));
+      assertThat(drain(f)).containsExactly("https://a.com/0", "https://a.com/1", "https://a.com/2",
+          "https://a.com/3", "https://a.com/4", "https://a.com/5", "https://a.com/6", "https://a.com/7",
+          "https://a.com/8", "https://a.com/9");
+    }
+  }
+
+  @Test
+  void higherPriorityUrlOfAHostIsHandedOutFirstEvenAfterReadAhead() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 3));
+      Lease first = take(f);   // reads ahead /0 and /1
+      f.offer(List.of(new FrontierEntry("https://a.com/urgent", "a.com", 0, 10)));
+      f.complete(first, FetchOutcome.FETCHED);
+      assertThat(drain(f)).containsExactly("https://a.com/urgent", "https://a.com/1", "https://a.com/2");
+    }
+  }
+
+  @Test
+  void leasedUrlIsHandedOutAgainAfterRestart() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 2));
+      assertThat(take(f).url()).isEqualTo("https://a.com/0");
+    }
+    try (Frontier f = Frontier.open(dir, options())) {
+      assertThat(f.stats().queuedUrls()).isEqualTo(2);
+      assertThat(f.stats().leasedUrls()).isZero();
+      assertThat(drain(f)).containsExactly("https://a.com/0", "https://a.com/1");
+    }
+  }
+
+  @Test
+  void completedUrlIsNotHandedOutAfterRestart() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 2));
+      f.complete(take(f), FetchOutcome.FAILED);
+    }
+    try (Frontier f = Frontier.open(dir, options())) {
+      clock.advance(Duration.ofDays(1));
+      assertThat(drain(f)).containsExactly("https://a.com/1");
+      assertThat(f.stats()).isEqualTo(new FrontierStats(0, 0, 0, 0, 1, 0, 1));
+    }
+  }
+
+  @Test
+  void countsSurviveReopen() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 3));
+      f.offer(urls("b.com", 0, 4));
+      f.complete(take(f), FetchOutcome.FETCHED);
+      f.complete(take(f), FetchOutcome.retryAfter(Duration.ofSeconds(1)));
+    }
+    try (Frontier f = Frontier.open(dir, options())) {
+      FrontierStats stats = f.stats();
+      assertThat(stats.queuedUrls()).isEqualTo(6);
+      assertThat(stats.hosts()).isEqualTo(2);
+      assertThat(stats.fetched()).isEqualTo(1);
+      assertThat(stats.retried()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void retryAfterKeepsTheUrlAtTheHeadOfItsQueue() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 2));
+      Lease lease = take(f);
+      f.complete(lease, FetchOutcome.retryAfter(Duration.ofSeconds(30)));
+      assertThat(f.next(Duration.ZERO)).as("host waits its Retry-After").isEmpty();
+      clock.advance(Duration.ofSeconds(30));
+      assertThat(drain(f)).containsExactly("https://a.com/0", "https://a.com/1");
+    }
+  }
+
+  @Test
+  void leaseCannotBeCompletedTwice() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 2));
+      Lease lease = take(f);
+      f.complete(lease, FetchOutcome.FETCHED);
+      assertThatThrownBy(() -> f.complete(lease, FetchOutcome.FETCHED))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("lease of https://a.com/0 was already completed");
+    }
+  }
+
+  @Test
+  void leaseFromBeforeAReopenIsRefused() throws Exception {
+    Lease old;
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(urls("a.com", 0, 1));
+      old = take(f);
+    }
+    try (Frontier f = Frontier.open(dir, options())) {
+      assertThatThrownBy(() -> f.complete(old, FetchOutcome.FETCHED))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("from before a reopen");
+    }
+  }
+
+  @Test
+  void storeRefusesAnotherPartitionCount() {
+    Frontier.open(dir, options()).close();
+    assertThatThrownBy(() -> Frontier.open(dir, options().toBuilder().partitions(4).build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("written with 1 partitions, the options ask for 4");
+  }
+
+  @Test
+  void hostKeyWithANulCharacterIsRefused() {
+    try (Frontier f = Frontier.open(dir, options())) {
+      assertThatThrownBy(() -> f.offer(urls("a\0b", 0, 1)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("must not contain a NUL");
+    }
+  }
+
+  @Test
+  void badParametersAreNamedInTheMessage() {
+    assertThatThrownBy(() -> FrontierEntry.of("https://a.com/", "a.com", -1))
+        .hasMessage("depth (-1) must be in [0, 65535]");
+    assertThatThrownBy(() -> FrontierOptions.builder().defaultDelay(Duration.ofSeconds(-1)).build())
+        .hasMessage("defaultDelay (PT-1S) must be >= 0");
+    assertThatThrownBy(() -> FrontierOptions.builder().backoffInitial(Duration.ofHours(1)).build())
+        .hasMessage("backoffInitial (PT1H) must be <= backoffMax (PT30M)");
+    assertThatThrownBy(() -> FetchOutcome.retryAfter(Duration.ofSeconds(-2)))
+        .hasMessage("retryAfter (PT-2S) must be >= 0");
+  }
+
+  @Test
+  void nextWaitsForAnOfferFromAnotherThread() throws Exception {
+    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().defaultDelay(Duration.ZERO).build())) {
+      CompletableFuture<Optional<Lease>> waiting = CompletableFuture.supplyAsync(() -> {
+        try {
+          return f.next(Duration.ofSeconds(20));
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(100);
+      assertThat(waiting).isNotDone();
+      f.offer(urls("a.com", 0, 1));
+      assertThat(waiting.get(10, TimeUnit.SECONDS)).map(Lease::url).contains("https://a.com/0");
+    }
+  }
+
+  @Test
+  void hostWithManyUrlsAndManyHostsAreServedFromAWorkingSetSmallerThanTheHosts() throws Exception {
+    FrontierOptions small = options().toBuilder().workingSetHosts(3).build();
+    List<String> offered = new ArrayList<>();
+    try (Frontier f = Frontier.open(dir, small)) {
+      for (int h = 0; h < 20; h++) {
+        List<FrontierEntry> batch = urls("h" + h + ".com", 0, 5);
+        f.offer(batch);
+        batch.forEach(e -> offered.add(e.url()));
+      }
+      assertThat(f.stats().hosts()).isEqualTo(20);
+      assertThat(f.invariantsHold()).isTrue();
+      List<String> drained = drain(f);
+      assertThat(f.invariantsHold()).isTrue();
+      assertThat(drained).containsExactlyInAnyOrderElementsOf(offered);
+      assertThat(f.stats().hosts()).isZero();
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package dev.crawler.frontier;
+
+import static dev.crawler.frontier.FrontierTest.urls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Politeness through the frontier, on a clock the test moves. */
+class PolitenessSchedulingTest {
+  @TempDir Path dir;
+  final ManualClock clock = new ManualClock(5_000_000);
+
+  @Test
+  void neverTwoLeasesForAHostWithinItsDelayNorMoreThanItsConnectionLimit() throws Exception {
+    Random random = new Random(7);
+    long defaultDelay = 300;
+    long maxCrawlDelay = 2_000;
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(defaultDelay))
+        .maxCrawlDelay(Duration.ofMillis(maxCrawlDelay)).backoffInitial(Duration.ofMillis(500))
+        .backoffMax(Duration.ofSeconds(5)).workingSetHosts(4).build();
+    Map<String, Long> minDelay = new HashMap<>();
+    Map<String, Integer> limit = new HashMap<>();
+    Map<String, Long> lastEnd = new HashMap<>();
+    Map<String, Integer> inFlight = new HashMap<>();
+    List<Lease> outstanding = new ArrayList<>();
+    int leases = 0;
+    try (Frontier f = Frontier.open(dir, options)) {
+      for (int h = 0; h < 12; h++) {
+        String host = "h" + h + ".com";
+        f.offer(urls(host, 0, 60));
+        long crawlDelay = random.nextInt(4_000);
+        f.setCrawlDelay(host, Duration.ofMillis(crawlDelay));
+        minDelay.put(host, Math.max(defaultDelay, Math.min(crawlDelay, maxCrawlDelay)));
+        int connections = 1 + random.nextInt(3);
+        f.setConnectionLimit(host, connections);
+        limit.put(host, connections);
+      }
+      for (int op = 0; op < 4_000; op++) {
+        int dice = random.nextInt(10);
+        if (dice < 5) {
+          Optional<Lease> lease = f.next(Duration.ZERO);
+          if (lease.isPresent()) {
+            String host = lease.get().hostKey();
+            long now = clock.millis();
+            if (lastEnd.containsKey(host)) {
+              assertThat(now - lastEnd.get(host)).as("gap before a fetch of %s", host)
+                  .isGreaterThanOrEqualTo(minDelay.get(host));
+            }
+            int n = inFlight.merge(host, 1, Integer::sum);
+            assertThat(n).as("fetches of %s in flight", host).isLessThanOrEqualTo(limit.get(host));
+            outstanding.add(lease.get());
+            leases++;
+          }
+        } else if (dice < 8 && !outstanding.isEmpty()) {
+          Lease lease = outstanding.remove(random.nextInt(outstanding.size()));
+          f.complete(lease, random.nextInt(5) == 0 ? FetchOutcome.FAILED : FetchOutcome.FETCHED);
+          lastEnd.put(lease.hostKey(), clock.millis());
+          inFlight.merge(lease.hostKey(), -1, Integer::sum);
+        } else {
+          clock.advanceMillis(random.nextInt(400));
+        }
+      }
+    }
+    assertThat(leases).as("the test exercised the frontier").isGreaterThan(300);
+  }
+
+  @Test
+  void earliestAllowedHostIsServedFirstSoNoHostStarves() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .workingSetHosts(3).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("big.com", 0, 500));
+      for (int h = 0; h < 9; h++) {
+        f.offer(urls("small" + h + ".com", 0, 5));
+      }
+      Map<String, Integer> served = new HashMap<>();
+      for (int round = 0; round < 5; round++) {
+        for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
+          served.merge(l.get().hostKey(), 1, Integer::sum);
+          f.complete(l.get(), FetchOutcome.FETCHED);
+        }
+        clock.advance(Duration.ofSeconds(1));
+      }
+      assertThat(served).hasSize(10).allSatisfy((host, n) -> assertThat(n).as(host).isEqualTo(5));
+    }
+  }
+
+  @Test
+  void hostThatWaitedLongestGoesFirst() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(10)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 2));
+      f.offer(urls("b.com", 0, 2));
+      Lease a = FrontierTest.take(f);
+      clock.advance(Duration.ofSeconds(1));
+      Lease b = FrontierTest.take(f);
+      f.complete(b, FetchOutcome.FETCHED);   // b may go again at +11 s
+      clock.advance(Duration.ofSeconds(1));
+      f.complete(a, FetchOutcome.FETCHED);   // a may go again at +12 s
+      clock.advance(Duration.ofSeconds(30));
+      assertThat(FrontierTest.take(f).hostKey()).isEqualTo(b.hostKey());
+      assertThat(FrontierTest.take(f).hostKey()).isEqualTo(a.hostKey());
+    }
+  }
+
+  @Test
+  void suspendedHostIsRetriedWhenItsSuspensionEnds() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .backoffInitial(Duration.ofSeconds(1)).backoffMax(Duration.ofSeconds(1)).suspendAfter(2)
+        .suspendFor(Duration.ofHours(1)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("down.com", 0, 5));
+      f.complete(FrontierTest.take(f), FetchOutcome.FAILED);
+      clock.advance(Duration.ofSeconds(1));
+      f.complete(FrontierTest.take(f), FetchOutcome.FAILED);   // second in a row: suspended
+      clock.advance(Duration.ofMinutes(59));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofMinutes(1));
+      Lease retry = FrontierTest.take(f);
+      f.complete(retry, FetchOutcome.FETCHED);
+      assertThat(FrontierTest.take(f).url()).as("back to normal after one success").isEqualTo("https://down.com/3");
+    }
+  }
+
+  @Test
+  void crawlDelayIsCappedAndOutlivesARestart() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .maxCrawlDelay(Duration.ofSeconds(30)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.setCrawlDelay("slow.com", Duration.ofHours(1));   // before it has any URL
+    }
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("slow.com", 0, 2));
+      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      clock.advance(Duration.ofSeconds(29));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(FrontierTest.take(f).url()).isEqualTo("https://slow.com/1");
+    }
+  }
+
+  @Test
+  void idleHostComingBackStillWaitsItsDelay() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(5)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 1));
+      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      assertThat(f.next(Duration.ZERO)).isEmpty();   // a.com is now idle
+      f.offer(urls("a.com", 1, 1));
+      clock.advance(Duration.ofSeconds(4));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(FrontierTest.take(f).url()).isEqualTo("https://a.com/1");
+    }
+  }
+
+  @Test
+  void manyFetcherThreadsNeverHoldTwoLeasesOnAHostAndFetchEveryUrlOnce() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().defaultDelay(Duration.ZERO).workingSetHosts(16).build();
+    int hosts = 50;
+    int perHost = 40;
+    Set<String> busy = ConcurrentHashMap.newKeySet();
+    Set<String> fetched = ConcurrentHashMap.newKeySet();
+    AtomicInteger twice = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try (Frontier f = Frontier.open(dir, options)) {
+      Future<?> offers = pool.submit(() -> {
+        for (int h = 0; h < hosts; h++) {
+          f.offer(urls("h" + h + ".com", 0, perHost));
+        }
+      });
+      List<Future<?>> fetchers = new ArrayList<>();
+      for (int t = 0; t < 5; t++) {
+        fetchers.add(pool.submit(() -> {
+          for (Optional<Lease> l = f.next(Duration.ofMillis(500)); l.isPresent(); l = f.next(Duration.ofMillis(500))) {
+            if (!busy.add(l.get().hostKey())) {
+              overlaps.incrementAndGet();
+            }
+            if (!fetched.add(l.get().url())) {
+              twice.incrementAndGet();
+            }
+            busy.remove(l.get().hostKey());
+            f.complete(l.get(), FetchOutcome.FETCHED);
+          }
+          return null;
+        }));
+      }
+      offers.get();
+      for (Future<?> fetcher : fetchers) {
+        fetcher.get();
+      }
+      assertThat(overlaps.get()).as("two leases on one host at once").isZero();
+      assertThat(twice.get()).as("URLs handed out twice").isZero();
+      assertThat(fetched).hasSize(hosts * perHost);
+      assertThat(f.stats().queuedUrls()).isZero();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
