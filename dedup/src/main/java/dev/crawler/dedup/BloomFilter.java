@@ -65,6 +65,7 @@ public final class BloomFilter {
   private final int hashes;
   private final int positionBits;
   private final int positionMask;
+  private final int positionsPerWord;
   private final long expectedInsertions;
   private final double targetRate;
   private final LongAdder insertions = new LongAdder();
@@ -80,6 +81,7 @@ public final class BloomFilter {
     this.hashes = hashes;
     this.positionBits = Integer.numberOfTrailingZeros(layout.blockBits());
     this.positionMask = layout.blockBits() - 1;
+    this.positionsPerWord = 64 / positionBits;
     this.expectedInsertions = expectedInsertions;
     this.targetRate = targetRate;
     this.insertions.add(insertions);
@@ -132,38 +134,22 @@ public final class BloomFilter {
 
   /** Adds the key given as its two hash halves; true if this set any bit. */
   public boolean put(long high, long low) {
-    long base = bits.firstWord(Math.unsignedMultiplyHigh(high, bits.blockCount()));
+    long base = firstWord(high);
     // Pass 1: plain reads of every word. They do not depend on each other, so their
     // cache misses overlap; and a key already present (most keys in a crawl) needs no
     // atomic write at all.
-    long x = low;
-    int left = 64;
     boolean allSet = true;
     for (int i = 0; i < hashes; i++) {
-      if (left < positionBits) {
-        x = Murmur3.fmix64(low + i * GOLDEN);
-        left = 64;
-      }
-      int position = (int) x & positionMask;
-      x >>>= positionBits;
-      left -= positionBits;
+      int position = position(low, i);
       allSet &= (bits.word(base + (position >>> 6)) & (1L << position)) != 0;
     }
     if (allSet) {
       return false;
     }
     // Pass 2: set the bits, counting the ones this call turned on.
-    x = low;
-    left = 64;
     int newlySet = 0;
     for (int i = 0; i < hashes; i++) {
-      if (left < positionBits) {
-        x = Murmur3.fmix64(low + i * GOLDEN);
-        left = 64;
-      }
-      int position = (int) x & positionMask;
-      x >>>= positionBits;
-      left -= positionBits;
+      int position = position(low, i);
       long mask = 1L << position;
       if ((bits.setBits(base + (position >>> 6), mask) & mask) == 0) {
         newlySet++;
@@ -183,22 +169,31 @@ public final class BloomFilter {
   }
 
   public boolean mightContain(long high, long low) {
-    long base = bits.firstWord(Math.unsignedMultiplyHigh(high, bits.blockCount()));
-    long x = low;
-    int left = 64;
+    long base = firstWord(high);
     for (int i = 0; i < hashes; i++) {
-      if (left < positionBits) {
-        x = Murmur3.fmix64(low + i * GOLDEN);
-        left = 64;
-      }
-      int position = (int) x & positionMask;
-      x >>>= positionBits;
-      left -= positionBits;
+      int position = position(low, i);
       if ((bits.word(base + (position >>> 6)) & (1L << position)) == 0) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The key's block, chosen by the high half: (high × blocks) >> 64 spreads it evenly, with no modulo. */
+  private long firstWord(long high) {
+    return bits.firstWord(Math.unsignedMultiplyHigh(high, bits.blockCount()));
+  }
+
+  /**
+   * The i-th bit of a key inside its block, from the low half: consecutive fields of
+   * log2(block bits) bits (seven 9-bit fields in a 64-bit word for cache-line blocks),
+   * and when one word runs out, fields of a remix of it, so the k positions stay
+   * independent of each other and of the block choice.
+   */
+  private int position(long low, int i) {
+    int word = i / positionsPerWord;
+    long x = word == 0 ? low : Murmur3.fmix64(low + word * GOLDEN);
+    return (int) (x >>> ((i - word * positionsPerWord) * positionBits)) & positionMask;
   }
 
   // ------------------------------------------------------------------ saturation
