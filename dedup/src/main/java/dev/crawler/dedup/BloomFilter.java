@@ -5,6 +5,7 @@ import dev.crawler.dedup.internal.FilterFile;
 import dev.crawler.dedup.internal.Murmur3;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -70,6 +71,8 @@ public final class BloomFilter {
   private final double targetRate;
   private final LongAdder insertions = new LongAdder();
   private final LongAdder setBits = new LongAdder();
+  @SuppressWarnings("unused") // written so that prefetching loads are not optimized away
+  private long prefetchSink;
 
   BloomFilter(BitBlocks bits, Layout layout, int hashes, long expectedInsertions, double targetRate,
       long insertions, long setBits) {
@@ -177,6 +180,58 @@ public final class BloomFilter {
       }
     }
     return true;
+  }
+
+  // ------------------------------------------------------------------ batches
+
+  /**
+   * Reads the memory that {@link #put} and {@link #mightContain} of these keys will read,
+   * with loads that do not depend on each other, so that their cache and TLB misses
+   * overlap instead of following one another. On the 2-core VM here a dependent random
+   * read of a 1 GB array costs about 420 ns and an independent one about 28 ns: the
+   * filter's speed at billions of keys is in this overlap. Call it on a batch (a page's
+   * links), then put or test each key: its lines are then in cache.
+   */
+  public void prefetch(List<UrlFingerprint> keys) {
+    long sink = 0;
+    for (int i = 0, n = keys.size(); i < n; i++) {
+      UrlFingerprint key = keys.get(i);
+      sink += touch(key.high(), key.low());
+    }
+    prefetchSink = sink;   // a field write keeps the JIT from dropping the loads
+  }
+
+  /** Reads every word the key's bits are in: the block's first and last word for a cache-line block (it may straddle two lines), each probed word for a page block. */
+  private long touch(long high, long low) {
+    long base = firstWord(high);
+    if (layout == Layout.CACHE_LINE) {
+      return bits.word(base) + bits.word(base + 7);
+    }
+    long sum = 0;
+    for (int i = 0; i < hashes; i++) {
+      sum += bits.word(base + (position(low, i) >>> 6));
+    }
+    return sum;
+  }
+
+  /** For each key, whether it may have been put; {@link #prefetch}es the batch first. */
+  public boolean[] mightContainAll(List<UrlFingerprint> keys) {
+    prefetch(keys);
+    boolean[] result = new boolean[keys.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = mightContain(keys.get(i));
+    }
+    return result;
+  }
+
+  /** Puts each key; for each, whether it set a bit. {@link #prefetch}es the batch first. */
+  public boolean[] putAll(List<UrlFingerprint> keys) {
+    prefetch(keys);
+    boolean[] result = new boolean[keys.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = put(keys.get(i));
+    }
+    return result;
   }
 
   /** The key's block, chosen by the high half: (high × blocks) >> 64 spreads it evenly, with no modulo. */

@@ -237,6 +237,7 @@ public final class UrlSeenService implements AutoCloseable {
     List<UrlFingerprint> added = new ArrayList<>();
     List<Integer> toVerify = new ArrayList<>();
     checks.add(n);
+    filters.prefetch(fingerprints);   // the batch's filter misses overlap here, not one by one below
     for (int i = 0; i < n; i++) {
       UrlFingerprint fp = fingerprints.get(i);
       if (recent.contains(fp)) {

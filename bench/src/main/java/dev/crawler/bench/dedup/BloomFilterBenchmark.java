@@ -2,6 +2,7 @@ package dev.crawler.bench.dedup;
 
 import com.google.common.hash.Funnels;
 import dev.crawler.dedup.BloomFilter;
+import dev.crawler.dedup.UrlFingerprint;
 import dev.crawler.dedup.internal.Murmur3;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -55,6 +57,31 @@ public class BloomFilterBenchmark {
     boolean put(long key);
 
     boolean mightContain(long key);
+
+    /** A batch of keys, as the URL-seen service sends a page's links; Guava has no batch call, so one by one. */
+    default int putAll(long[] keys) {
+      int changed = 0;
+      for (long key : keys) {
+        changed += put(key) ? 1 : 0;
+      }
+      return changed;
+    }
+
+    default int mightContainAll(long[] keys) {
+      int found = 0;
+      for (long key : keys) {
+        found += mightContain(key) ? 1 : 0;
+      }
+      return found;
+    }
+  }
+
+  /** Keys per batch in the batch benchmarks: about a page's links. */
+  static final int BATCH = 64;
+
+  @State(Scope.Thread)
+  public static class Batch {
+    final long[] keys = new long[BATCH];
   }
 
   /** Filled filters by (capacity, filter, fpp), reused by later trials in the same JVM. */
@@ -101,9 +128,63 @@ public class BloomFilterBenchmark {
           public boolean mightContain(long key) {
             return ours.mightContain(Murmur3.fmix64(key), Murmur3.fmix64(key ^ 0x5bd1e9955bd1e995L));
           }
+
+          public int putAll(long[] keys) {
+            return count(ours.putAll(fingerprints(keys)));
+          }
+
+          public int mightContainAll(long[] keys) {
+            return count(ours.mightContainAll(fingerprints(keys)));
+          }
         };
       }
     };
+  }
+
+  private static java.util.List<UrlFingerprint> fingerprints(long[] keys) {
+    java.util.List<UrlFingerprint> list = new java.util.ArrayList<>(keys.length);
+    for (long key : keys) {
+      list.add(new UrlFingerprint(Murmur3.fmix64(key), Murmur3.fmix64(key ^ 0x5bd1e9955bd1e995L)));
+    }
+    return list;
+  }
+
+  private static int count(boolean[] answers) {
+    int n = 0;
+    for (boolean answer : answers) {
+      n += answer ? 1 : 0;
+    }
+    return n;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int putNewBatch(Batch batch) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (int i = 0; i < BATCH; i++) {
+      batch.keys[i] = -1 - random.nextLong(Long.MAX_VALUE);
+    }
+    return keys.putAll(batch.keys);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int containsMemberBatch(Batch batch) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (int i = 0; i < BATCH; i++) {
+      batch.keys[i] = random.nextLong(capacity);
+    }
+    return keys.mightContainAll(batch.keys);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int containsNonMemberBatch(Batch batch) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (int i = 0; i < BATCH; i++) {
+      batch.keys[i] = -1 - random.nextLong(Long.MAX_VALUE);
+    }
+    return keys.mightContainAll(batch.keys);
   }
 
   /** Adding keys never added before (negative numbers: disjoint from the members). */

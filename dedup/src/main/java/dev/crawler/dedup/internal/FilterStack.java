@@ -50,6 +50,13 @@ public final class FilterStack {
     return current[current.length - 1].put(fp);
   }
 
+  /** Brings the memory of these keys into cache with overlapping loads (see {@link BloomFilter#prefetch}). */
+  public void prefetch(List<UrlFingerprint> keys) {
+    for (BloomFilter filter : filters) {
+      filter.prefetch(keys);
+    }
+  }
+
   public boolean mightContain(UrlFingerprint fp) {
     for (BloomFilter filter : filters) {
       if (filter.mightContain(fp)) {
