@@ -64,33 +64,79 @@ public final class UrlSeenService implements AutoCloseable {
       boolean syncWrites, long storeCacheBytes) {
 
     public static Options defaults(Path directory) {
-      return new Options(directory, 100_000_000L, 0.01, OptionalLong.empty(), FalsePositivePolicy.VERIFY,
-          CapacityPolicy.GROW, BloomFilter.Layout.CACHE_LINE, 1 << 20, false, 64L << 20);
+      return builder(directory).build();
     }
 
-    public Options withExpectedUrls(long n) {
-      return new Options(directory, n, falsePositiveRate, memoryBudgetBytes, policy, onCapacity, layout, recentUrls,
-          syncWrites, storeCacheBytes);
+    public static Builder builder(Path directory) {
+      return new Builder(directory);
+    }
+  }
+
+  /** Options one at a time; the defaults are the crawler configuration's. */
+  public static final class Builder {
+    private final Path directory;
+    private long expectedUrls = 100_000_000L;
+    private double falsePositiveRate = 0.01;
+    private OptionalLong memoryBudgetBytes = OptionalLong.empty();
+    private FalsePositivePolicy policy = FalsePositivePolicy.VERIFY;
+    private CapacityPolicy onCapacity = CapacityPolicy.GROW;
+    private BloomFilter.Layout layout = BloomFilter.Layout.CACHE_LINE;
+    private int recentUrls = 1 << 20;
+    private boolean syncWrites;
+    private long storeCacheBytes = 64L << 20;
+
+    private Builder(Path directory) {
+      this.directory = directory;
     }
 
-    public Options withPolicy(FalsePositivePolicy p) {
-      return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, p, onCapacity, layout,
-          recentUrls, syncWrites, storeCacheBytes);
+    public Builder expectedUrls(long n) {
+      expectedUrls = n;
+      return this;
     }
 
-    public Options withCapacityPolicy(CapacityPolicy c) {
-      return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, policy, c, layout,
-          recentUrls, syncWrites, storeCacheBytes);
+    public Builder falsePositiveRate(double p) {
+      falsePositiveRate = p;
+      return this;
     }
 
-    public Options withFalsePositiveRate(double p) {
-      return new Options(directory, expectedUrls, p, memoryBudgetBytes, policy, onCapacity, layout, recentUrls,
-          syncWrites, storeCacheBytes);
+    public Builder memoryBudgetBytes(OptionalLong bytes) {
+      memoryBudgetBytes = bytes;
+      return this;
     }
 
-    public Options withRecentUrls(int r) {
+    public Builder policy(FalsePositivePolicy p) {
+      policy = p;
+      return this;
+    }
+
+    public Builder onCapacity(CapacityPolicy c) {
+      onCapacity = c;
+      return this;
+    }
+
+    public Builder layout(BloomFilter.Layout l) {
+      layout = l;
+      return this;
+    }
+
+    public Builder recentUrls(int r) {
+      recentUrls = r;
+      return this;
+    }
+
+    public Builder syncWrites(boolean sync) {
+      syncWrites = sync;
+      return this;
+    }
+
+    public Builder storeCacheBytes(long bytes) {
+      storeCacheBytes = bytes;
+      return this;
+    }
+
+    public Options build() {
       return new Options(directory, expectedUrls, falsePositiveRate, memoryBudgetBytes, policy, onCapacity, layout,
-          r, syncWrites, storeCacheBytes);
+          recentUrls, syncWrites, storeCacheBytes);
     }
   }
 

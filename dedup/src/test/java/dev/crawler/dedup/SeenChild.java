@@ -13,8 +13,8 @@ public final class SeenChild {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     UrlSeenService.FalsePositivePolicy policy = UrlSeenService.FalsePositivePolicy.valueOf(args[1]);
-    UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.defaults(dir).withExpectedUrls(200_000)
-        .withPolicy(policy).withRecentUrls(1 << 12));
+    UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.builder(dir).expectedUrls(200_000)
+        .policy(policy).recentUrls(1 << 12).build());
     System.out.println("READY " + seen.recovery());
     System.out.flush();
     for (int from = 0; ; from += 25) {

@@ -31,8 +31,8 @@ class UrlSeenCrashTest {
     twice.retainAll(secondRun);
     assertThat(twice).as("URLs answered NEW in both runs").isEmpty();
 
-    try (UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.defaults(dir).withExpectedUrls(200_000)
-        .withPolicy(policy))) {
+    try (UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.builder(dir).expectedUrls(200_000)
+        .policy(policy).build())) {
       assertThat(seen.recovery()).isEqualTo(Recovery.REBUILT);
       Set<Integer> all = new HashSet<>(firstRun);
       all.addAll(secondRun);

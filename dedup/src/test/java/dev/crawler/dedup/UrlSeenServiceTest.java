@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class UrlSeenServiceTest {
   @TempDir Path dir;
 
-  private UrlSeenService.Options options(long expected) {
-    return UrlSeenService.Options.defaults(dir).withExpectedUrls(expected).withRecentUrls(1 << 12);
+  private UrlSeenService.Builder options(long expected) {
+    return UrlSeenService.Options.builder(dir).expectedUrls(expected).recentUrls(1 << 12);
   }
 
   static List<String> urls(int count, String prefix) {
@@ -44,7 +44,7 @@ class UrlSeenServiceTest {
   void eachUrlIsNewExactlyOnceWhenThreadsRaceOnIt(FalsePositivePolicy policy) throws Exception {
     List<String> urls = urls(20_000, "race");
     ConcurrentHashMap<String, AtomicInteger> newCounts = new ConcurrentHashMap<>();
-    try (UrlSeenService seen = UrlSeenService.open(options(100_000).withPolicy(policy))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(100_000).policy(policy).build())) {
       int threads = 4;
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       CountDownLatch start = new CountDownLatch(1);
@@ -88,7 +88,7 @@ class UrlSeenServiceTest {
 
   @Test
   void aBatchThatRepeatsAUrlAnswersNewOnce() throws IOException {
-    try (UrlSeenService seen = UrlSeenService.open(options(1_000))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000).build())) {
       UrlFingerprint a = UrlFingerprint.of("https://example.org/a");
       UrlFingerprint b = UrlFingerprint.of("https://example.org/b");
       assertThat(seen.markSeenAll(List.of(a, b, a, a))).containsExactly(Verdict.NEW, Verdict.NEW, Verdict.SEEN,
@@ -101,8 +101,8 @@ class UrlSeenServiceTest {
   void verifyCatchesTheFilterFalsePositivesAndLosesNoUrl() throws IOException {
     // A filter far too small (sized for 1,000 at 10%) with 20,000 URLs: it says "maybe" often.
     List<String> urls = urls(20_000, "verify");
-    try (UrlSeenService seen = UrlSeenService.open(options(1_000).withFalsePositiveRate(0.1)
-        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.VERIFY))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000).falsePositiveRate(0.1)
+        .onCapacity(CapacityPolicy.WARN).policy(FalsePositivePolicy.VERIFY).build())) {
       for (String url : urls) {
         assertThat(seen.markSeen(url)).as(url).isEqualTo(Verdict.NEW);
       }
@@ -119,8 +119,8 @@ class UrlSeenServiceTest {
   @Test
   void acceptReportsAboutAsManySkipsAsItMade() throws IOException {
     List<String> urls = urls(20_000, "accept");
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(0.05)
-        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.ACCEPT))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).falsePositiveRate(0.05)
+        .onCapacity(CapacityPolicy.WARN).policy(FalsePositivePolicy.ACCEPT).build())) {
       int fresh = 0;
       for (String url : urls) {
         if (seen.markSeen(url) == Verdict.NEW) {
@@ -139,12 +139,12 @@ class UrlSeenServiceTest {
   @EnumSource(FalsePositivePolicy.class)
   void everyUrlIsSeenAfterACleanCloseAndReopen(FalsePositivePolicy policy) throws IOException {
     List<String> urls = urls(30_000, "reopen");
-    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).policy(policy).build())) {
       assertThat(seen.recovery()).isEqualTo(Recovery.FRESH);
       urls.forEach(seen::markSeen);
     }
     assertThat(dir.resolve("filter-0.bloom")).exists();
-    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).policy(policy).build())) {
       assertThat(seen.recovery()).isEqualTo(Recovery.LOADED);
       for (String url : urls) {
         assertThat(seen.mightHaveSeen(url)).isTrue();
@@ -152,7 +152,7 @@ class UrlSeenServiceTest {
       }
       assertThat(seen.markSeen("https://new.example/")).isEqualTo(Verdict.NEW);
     }
-    try (UrlSeenService seen = UrlSeenService.open(options(50_000).withPolicy(policy))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(50_000).policy(policy).build())) {
       assertThat(seen.markSeen("https://new.example/")).isEqualTo(Verdict.SEEN);
     }
   }
@@ -160,14 +160,14 @@ class UrlSeenServiceTest {
   @Test
   void aDamagedFilterFileIsRebuiltFromTheStoreNotReused() throws IOException {
     List<String> urls = urls(5_000, "damaged");
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {
       urls.forEach(seen::markSeen);
     }
     Path file = dir.resolve("filter-0.bloom");
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length / 2] ^= 1;
     Files.write(file, bytes);
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {
       assertThat(seen.recovery()).isEqualTo(Recovery.REBUILT);
       for (String url : urls) {
         assertThat(seen.markSeen(url)).isEqualTo(Verdict.SEEN);
@@ -178,8 +178,8 @@ class UrlSeenServiceTest {
   @Test
   void growingKeepsTheCompoundRateUnderTheTarget() throws IOException {
     double target = 0.01;
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(target)
-        .withCapacityPolicy(CapacityPolicy.GROW).withPolicy(FalsePositivePolicy.ACCEPT))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).falsePositiveRate(target)
+        .onCapacity(CapacityPolicy.GROW).policy(FalsePositivePolicy.ACCEPT).build())) {
       urls(80_000, "grow").forEach(seen::markSeen);
       UrlSeenStats stats = seen.stats();
       assertThat(stats.filters()).isGreaterThanOrEqualTo(3);
@@ -195,7 +195,7 @@ class UrlSeenServiceTest {
       assertThat(stats.estimatedRate()).isLessThanOrEqualTo(target);
     }
     // The stack survives a close and reopen.
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {
       assertThat(seen.stats().filters()).isGreaterThanOrEqualTo(3);
       assertThat(seen.markSeen(urls(80_000, "grow").get(79_999))).isEqualTo(Verdict.SEEN);
     }
@@ -203,8 +203,8 @@ class UrlSeenServiceTest {
 
   @Test
   void warnPolicyKeepsOneFilterAndItsRateRises() throws IOException {
-    try (UrlSeenService seen = UrlSeenService.open(options(10_000).withFalsePositiveRate(0.01)
-        .withCapacityPolicy(CapacityPolicy.WARN).withPolicy(FalsePositivePolicy.VERIFY))) {
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).falsePositiveRate(0.01)
+        .onCapacity(CapacityPolicy.WARN).policy(FalsePositivePolicy.VERIFY).build())) {
       urls(40_000, "warn").forEach(seen::markSeen);
       UrlSeenStats stats = seen.stats();
       assertThat(stats.filters()).isEqualTo(1);

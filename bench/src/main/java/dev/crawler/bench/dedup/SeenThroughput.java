@@ -40,8 +40,8 @@ public final class SeenThroughput {
     System.out.printf("normalize only: %,.0f URLs/s (1 thread)%n", normalizeRate(normalizer, 2_000_000));
     for (FalsePositivePolicy policy : FalsePositivePolicy.values()) {
       Path dir = Files.createTempDirectory("seen-bench");
-      UrlSeenService.Options options = UrlSeenService.Options.defaults(dir).withExpectedUrls(
-          (long) ((preload + stream) * 1.2)).withPolicy(policy);
+      UrlSeenService.Options options = UrlSeenService.Options.builder(dir).expectedUrls(
+          (long) ((preload + stream) * 1.2)).policy(policy).build();
       try (UrlSeenService seen = UrlSeenService.open(options)) {
         long started = System.nanoTime();
         AtomicLong nextId = new AtomicLong();
