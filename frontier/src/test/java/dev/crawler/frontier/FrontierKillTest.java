@@ -7,12 +7,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -72,20 +70,10 @@ class FrontierKillTest {
     assertThat(removed).as("the worker completed URLs before the kill").isNotEmpty();
 
     ManualClock clock = new ManualClock(System.currentTimeMillis());
-    List<String> drained = new ArrayList<>();
+    List<String> drained;
     try (Frontier f = Frontier.open(store, FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).build())) {
       long queued = f.stats().queuedUrls();
-      for (int idle = 0; idle < 3; ) {
-        Optional<Lease> l = f.next(Duration.ZERO);
-        if (l.isEmpty()) {
-          clock.advance(Duration.ofDays(1));
-          idle++;
-          continue;
-        }
-        idle = 0;
-        drained.add(l.get().url());
-        f.complete(l.get(), FetchOutcome.FETCHED);
-      }
+      drained = FrontierTest.drainAdvancingClock(f, clock, 3);
       assertThat(drained).as("the queued count after reopen").hasSize((int) queued);
     }
     Set<String> queuedAfter = new HashSet<>(drained);

@@ -36,6 +36,27 @@ class FrontierTest {
   }
 
   /** Leases and completes everything that is ready now, returning the URLs in order handed out. */
+  /**
+   * Fetches everything, moving the clock a day whenever no host is ready, until
+   * {@code idleRounds} such moves in a row hand out nothing; the URLs in the order handed out.
+   */
+  static List<String> drainAdvancingClock(Frontier f, ManualClock clock, int idleRounds)
+      throws InterruptedException {
+    List<String> urls = new ArrayList<>();
+    for (int idle = 0; idle < idleRounds; ) {
+      Optional<Lease> l = f.next(Duration.ZERO);
+      if (l.isEmpty()) {
+        clock.advance(Duration.ofDays(1));
+        idle++;
+        continue;
+      }
+      idle = 0;
+      urls.add(l.get().url());
+      f.complete(l.get(), FetchOutcome.FETCHED);
+    }
+    return urls;
+  }
+
   static List<String> drain(Frontier f) throws InterruptedException {
     List<String> urls = new ArrayList<>();
     for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
