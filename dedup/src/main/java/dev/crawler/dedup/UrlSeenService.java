@@ -393,11 +393,19 @@ public final class UrlSeenService implements AutoCloseable {
             String.format("%,d", newest.expectedInsertions()), String.format("%,d", added.expectedInsertions()),
             String.format("%.4f%%", added.targetRate() * 100), filters.filters().size(), filters.byteSize() >> 20);
       } else if (newest.estimatedKeys() >= warnAtKeys) {
-        log.warn("URL-seen: the filter holds ~{} URLs, past the {} it was sized for; its false-positive rate is now "
-                + "~{}. Raise seen.expected-urls or set seen.on-capacity: grow before the next crawl.",
-            String.format("%,.0f", newest.estimatedKeys()), String.format("%,d", newest.expectedInsertions()),
-            String.format("%.3f%%", newest.estimatedRate() * 100));
-        warnAtKeys = newest.estimatedKeys() * 1.25;   // again at each further quarter
+        double keys = newest.estimatedKeys();
+        if (Double.isInfinite(keys)) {
+          log.warn("URL-seen: the filter is full (every bit set): every URL is now a 'maybe'{}. Raise "
+                  + "seen.expected-urls or set seen.on-capacity: grow before the next crawl.",
+              options.policy() == FalsePositivePolicy.ACCEPT ? " and is skipped" : " and costs a store read");
+        } else {
+          log.warn("URL-seen: the filter holds ~{} URLs, past the {} it was sized for; its false-positive rate is "
+                  + "now ~{}. Raise seen.expected-urls or set seen.on-capacity: grow before the next crawl.",
+              String.format("%,.0f", keys), String.format("%,d", newest.expectedInsertions()),
+              String.format("%.3f%%", newest.estimatedRate() * 100));
+        }
+        // Again at each further quarter; a full filter (infinite estimate) is said once.
+        warnAtKeys = Double.isInfinite(keys) ? Double.NaN : keys * 1.25;
       }
     }
     currentRate = filters.estimatedRate();

@@ -87,8 +87,10 @@ class BloomFilterTest {
         assertThat(filter.mightContain(key(random))).isTrue();
       }
     }
-    // Two threads racing on one new key may both count it; the count stays close to the distinct keys.
-    assertThat(filter.insertions()).isBetween(2L * perThread * 98 / 100, 2L * perThread * 102 / 100);
+    // Two threads racing on one new key may both count it (how often depends on timing), so
+    // the count lies between the distinct keys (less the few that collided entirely) and
+    // twice them; the estimate from the fill does not depend on the race.
+    assertThat(filter.insertions()).isBetween(2L * perThread * 98 / 100, 4L * perThread);
     assertThat(filter.estimatedKeys()).isCloseTo(2.0 * perThread, org.assertj.core.api.Assertions.within(2.0 * perThread * 0.02));
   }
 

@@ -98,6 +98,29 @@ class UrlSeenServiceTest {
   }
 
   @Test
+  void anOverfullFilterWarnsAtEachFurtherQuarterAndOnceWhenFull() throws IOException {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(UrlSeenService.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> warnings =
+        new ch.qos.logback.core.read.ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000).falsePositiveRate(0.1)
+        .onCapacity(CapacityPolicy.WARN).policy(FalsePositivePolicy.VERIFY).build())) {
+      urls(20_000, "overfull").forEach(seen::markSeen);
+    } finally {
+      logger.detachAppender(warnings);
+    }
+    List<String> messages = warnings.list.stream()
+        .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+    assertThat(messages.get(0)).contains("past the 1,000 it was sized for");
+    // From 1,000 to "full" in steps of a quarter: about twenty lines, not one per check.
+    assertThat(messages).hasSizeBetween(5, 30).noneMatch(m -> m.contains("Infinity"));
+    assertThat(messages.stream().filter(m -> m.contains("the filter is full"))).hasSizeLessThanOrEqualTo(1);
+  }
+
+  @Test
   void verifyCatchesTheFilterFalsePositivesAndLosesNoUrl() throws IOException {
     // A filter far too small (sized for 1,000 at 10%) with 20,000 URLs: it says "maybe" often.
     List<String> urls = urls(20_000, "verify");
