@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A polite, resumable web crawler for very large crawls.",
-    subcommands = {ConfigCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {CrawlCommand.class, ResumeCommand.class, DemoCommand.class, ConfigCommand.class,
+        CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:done",

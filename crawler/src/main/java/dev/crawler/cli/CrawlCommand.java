@@ -1,0 +1,49 @@
+package dev.crawler.cli;
+
+import dev.crawler.config.ConfigLoader;
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.crawl.Crawl;
+import dev.crawler.crawl.CrawlEnvironment;
+import dev.crawler.crawl.CrawlStartException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code crawler crawl}: starts a new crawl from a configuration file and seeds. */
+@Command(
+    name = "crawl",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+        "Start a new crawl. Progress is logged every stats.interval; Ctrl-C stops it cleanly,",
+        "and `crawler resume` continues it."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:the crawl ended (finished, a limit, or stopped)", "1:the crawl failed (see the message)",
+        "2:bad command line or configuration; nothing was started"})
+final class CrawlCommand implements Callable<Integer> {
+
+  @Option(names = "--config", required = true, paramLabel = "FILE", description = "The crawl's YAML configuration.")
+  Path config;
+
+  @Option(names = "--seeds", paramLabel = "FILE", description = "Seed URLs, one a line; replaces crawl.seeds.")
+  Path seeds;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    CrawlConfig loaded = ConfigLoader.load(config);
+    CrawlEnvironment env = seeds == null ? CrawlEnvironment.standard() : CrawlEnvironment.standard().withSeedFile(seeds);
+    Crawl crawl;
+    try {
+      crawl = Crawl.open(loaded, Crawl.Start.NEW, env);
+    } catch (CrawlStartException e) {
+      throw CrawlRun.startFailure(e);
+    }
+    return CrawlRun.run(crawl, spec.commandLine().getOut());
+  }
+}

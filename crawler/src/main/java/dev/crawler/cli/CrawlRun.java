@@ -1,0 +1,65 @@
+package dev.crawler.cli;
+
+import dev.crawler.crawl.Crawl;
+import dev.crawler.crawl.CrawlStartException;
+import dev.crawler.crawl.StopReason;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+
+/**
+ * Runs an opened crawl in the foreground: Ctrl-C and SIGTERM stop it cleanly (the JVM's
+ * shutdown hook asks it to stop and waits until it is closed), and its end becomes an exit code.
+ */
+final class CrawlRun {
+  /** Longer than the crawl's own stop grace, so a clean stop is never cut by the JVM. */
+  private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(60);
+
+  private CrawlRun() {}
+
+  static int run(Crawl crawl, PrintWriter out) {
+    Thread hook = new Thread(() -> {
+      crawl.stop();
+      try {
+        crawl.awaitRunEnded(SHUTDOWN_WAIT);
+        closeQuietly(crawl);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "crawl-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    StopReason reason;
+    try {
+      reason = crawl.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      reason = StopReason.STOPPED;
+    } finally {
+      closeQuietly(crawl);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it has already stopped the crawl
+      }
+    }
+    out.println("Crawl ended: " + reason.description() + ".");
+    if (reason.resumable()) {
+      out.println("Continue it with: crawler resume --config <the same file>");
+    }
+    out.flush();
+    return reason == StopReason.FAILED ? ExitCode.FAILURE : ExitCode.OK;
+  }
+
+  /** Closing twice is harmless: the second call finds nothing open. */
+  private static synchronized void closeQuietly(Crawl crawl) {
+    try {
+      crawl.close();
+    } catch (IOException | RuntimeException e) {
+      throw new CommandFailure("closing the crawl failed: " + e.getMessage(), e);
+    }
+  }
+
+  static CommandFailure startFailure(CrawlStartException e) {
+    return new CommandFailure(e.getMessage());
+  }
+}

@@ -1,0 +1,353 @@
+package dev.crawler.crawl;
+
+import dev.crawler.cli.VersionProvider;
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.UrlNormalizer;
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.fetch.FetchResult;
+import dev.crawler.fetch.Fetcher;
+import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.Lease;
+import dev.crawler.parse.PageParser;
+import dev.crawler.parse.SitemapReader;
+import dev.crawler.record.CrawlLog;
+import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlOutcome;
+import dev.crawler.record.WarcRecorder;
+import dev.crawler.robots.RobotsCache;
+import dev.crawler.scope.PageBudget;
+import dev.crawler.scope.Scope;
+import dev.crawler.stats.CrawlStats;
+import dev.crawler.stats.StatsReporter;
+import dev.crawler.stats.StatsSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One crawl: owns every part, in the order it opens them, and the workers that take leases
+ * from the frontier. The only class that knows all the parts; each does one job.
+ *
+ * <pre>{@code
+ * try (Crawl crawl = Crawl.open(config, Crawl.Start.NEW, CrawlEnvironment.standard())) {
+ *   StopReason why = crawl.run();
+ * }
+ * }</pre>
+ *
+ * Parts are closed in reverse order of opening; the lock on the crawl folder is released last.
+ */
+public final class Crawl implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Crawl.class);
+  /** How long a stop waits for fetches in flight before it cuts them short. */
+  static final Duration STOP_GRACE = Duration.ofSeconds(10);
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  /** Whether the crawl folder must be new or must hold a crawl to continue. */
+  public enum Start { NEW, RESUME }
+
+  private final CrawlConfig config;
+  private final Deque<AutoCloseable> opened;
+  private final CrawlDirectory dir;
+  private final UrlSeenService seen;
+  private final Frontier frontier;
+  private final Fetcher fetcher;
+  private final CrawlStats stats;
+  private final StatsReporter reporter;
+  private final PageVisit visit;
+  private final StopSignal stop = new StopSignal();
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private final AtomicLong unexpectedErrors = new AtomicLong();
+  private final List<String> seeds;
+
+  private Crawl(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir, UrlSeenService seen,
+      Frontier frontier, Fetcher fetcher, CrawlStats stats, StatsReporter reporter, PageVisit visit,
+      List<String> seeds) {
+    this.config = config;
+    this.opened = opened;
+    this.dir = dir;
+    this.seen = seen;
+    this.frontier = frontier;
+    this.fetcher = fetcher;
+    this.stats = stats;
+    this.reporter = reporter;
+    this.visit = visit;
+    this.seeds = seeds;
+  }
+
+  /**
+   * Opens the crawl folder and every part. A NEW crawl refuses a folder that holds one, and
+   * queues its seeds; a RESUME reopens the frontier and the filter where they were.
+   */
+  public static Crawl open(CrawlConfig config, Start start, CrawlEnvironment env) throws IOException {
+    config.requireReadyToCrawl();
+    Path root = config.crawl().dataDir();
+    boolean holds = CrawlDirectory.holdsCrawl(root);
+    if (start == Start.NEW && holds) {
+      throw new CrawlStartException(root + " already holds a crawl: continue it with `crawler resume --config "
+          + config.source() + "`, or delete the folder to start afresh");
+    }
+    if (start == Start.RESUME && !holds) {
+      throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "
+          + config.source() + "`");
+    }
+    Deque<AutoCloseable> opened = new ArrayDeque<>();
+    try {
+      CrawlDirectory dir = CrawlDirectory.lock(root);
+      opened.push(dir);
+      List<SeedFile.Seed> seedLines = start == Start.NEW ? newSeeds(config, env, dir) : SeedFile.read(dir.seeds());
+
+      UrlSeenService seen = UrlSeenService.open(CrawlSetup.seen(config, dir.seen()));
+      opened.push(seen);
+      Frontier frontier = Frontier.open(dir.frontier(), CrawlSetup.frontier(config));
+      opened.push(frontier);
+      String userAgent = config.crawl().userAgent().header(VersionProvider.version());
+      Fetcher fetcher = new Fetcher(CrawlSetup.fetcher(config, userAgent, env.dns()));
+      opened.push(fetcher);
+
+      CrawlStats stats = new CrawlStats();
+      Optional<StatsSnapshot> before = Files.exists(dir.statsJson())
+          ? Optional.of(StatsSnapshot.readFrom(dir.statsJson())) : Optional.empty();
+      before.ifPresent(stats::restore);
+      WarcRecorder warc = null;
+      if (config.output().warc()) {
+        warc = new WarcRecorder(dir.warc(), "crawl", config.output().warcMaxFileSize().bytes(),
+            "crawler/" + VersionProvider.version());
+        opened.push(warc);
+      }
+      CrawlLog crawlLog = null;
+      if (config.output().crawlLog()) {
+        crawlLog = new CrawlLog(dir.crawlLog());
+        opened.push(crawlLog);
+      }
+      RobotsCache robots = new RobotsCache(fetcher, config.crawl().userAgent().name(), config.robots().cacheHosts(),
+          config.robots().cacheExpiry(), PageVisit.ROBOTS_UNAVAILABLE_RETRY, InstantSource.system(),
+          robotsRecorder(warc, crawlLog, stats));
+      Scope scope = new Scope(CrawlSetup.scope(config));
+      CrawlConfig.Limits limits = config.crawl().limits();
+      PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
+          limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
+      before.ifPresent(s -> budget.restore(s.fetchAttempts()));
+      LinkIntake intake = new LinkIntake(new UrlNormalizer(CrawlSetup.normalizer(config)), scope, seen, frontier, stats);
+      List<String> seeds = admitSeeds(seedLines, intake, scope);
+
+      StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
+          config.stats().interval(), InstantSource.system());
+      opened.push(reporter);
+      Crawl[] self = new Crawl[1];
+      PageVisit visit = new PageVisit(frontier, robots, budget, fetcher,
+          new PageParser(config.parse().obeyRelNofollow(), CrawlSetup.MAX_LINKS_PER_PAGE),
+          new SitemapReader(CrawlSetup.MAX_URLS_PER_SITEMAP), intake, warc, crawlLog, stats,
+          config.fetch().maxRedirects(), config.robots().sitemaps(), () -> self[0].stop.stop(StopReason.MAX_PAGES));
+      Crawl crawl = new Crawl(config, opened, dir, seen, frontier, fetcher, stats, reporter, visit, seeds);
+      self[0] = crawl;
+      if (start == Start.NEW) {
+        int queued = intake.take(seeds, 0, null, 0);
+        log.info("New crawl in {}: {} seeds, {} queued", root, seeds.size(), queued);
+      } else {
+        log.info("Resuming the crawl in {}: {} URLs queued in {} hosts, filter {} ({})", root,
+            frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(),
+            seen.recovery() == UrlSeenService.Recovery.REBUILT ? "after an unclean stop" : "clean stop");
+      }
+      return crawl;
+    } catch (IOException | RuntimeException e) {
+      closeAll(opened, e);
+      throw e;
+    }
+  }
+
+  /** Seeds for a new crawl, copied into the crawl folder so that a resume does not depend on the original file. */
+  private static List<SeedFile.Seed> newSeeds(CrawlConfig config, CrawlEnvironment env, CrawlDirectory dir)
+      throws IOException {
+    List<String> lines;
+    if (!env.seedUrls().isEmpty()) {
+      lines = env.seedUrls();
+    } else {
+      Path file = env.seedFile().orElse(config.crawl().seeds());
+      lines = SeedFile.read(file).stream().map(SeedFile.Seed::url).toList();
+    }
+    Files.write(dir.seeds(), lines, StandardCharsets.UTF_8);
+    return SeedFile.read(dir.seeds());
+  }
+
+  /** Normal forms of the seeds, each added to the scope; a seed the normalizer refuses is reported with its line. */
+  private static List<String> admitSeeds(List<SeedFile.Seed> lines, LinkIntake intake, Scope scope) {
+    List<String> seeds = new ArrayList<>();
+    for (SeedFile.Seed line : lines) {
+      String url = intake.normalizeSeed(line.url());
+      if (url == null) {
+        log.warn("Seed on line {} is not a crawlable http(s) URL, skipped: {}", line.line(), line.url());
+        continue;
+      }
+      scope.addSeed(url);
+      seeds.add(url);
+    }
+    if (seeds.isEmpty()) {
+      throw new CrawlStartException("no usable seed URL: give at least one http(s) URL in the seed file");
+    }
+    return seeds;
+  }
+
+  /** Every robots.txt fetch goes to the WARC files, the crawl log and the stats like a page. */
+  private static java.util.function.Consumer<FetchResult> robotsRecorder(WarcRecorder warc, CrawlLog crawlLog,
+      CrawlStats stats) {
+    return result -> {
+      stats.robotsFetch();
+      if (warc != null) {
+        warc.record(result);
+      }
+      if (crawlLog != null) {
+        CrawlOutcome outcome = result.status().answered() ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
+        crawlLog.log(new CrawlLogEntry(result.startedAt(), outcome, result.httpStatus(), result.body().length,
+            result.duration(), result.url(), null, result.contentType(), 0, "robots.txt"));
+      }
+    };
+  }
+
+  /**
+   * Crawls until the frontier is empty, a limit is reached, or {@link #stop} is called; then
+   * stops the workers (see {@link StopSignal}) and returns why. Closing is left to {@link #close}.
+   */
+  public StopReason run() throws InterruptedException {
+    try {
+      reporter.start();
+      int workers = config.fetch().workers();
+      List<Thread> threads = new ArrayList<>(workers);
+      for (int i = 0; i < workers; i++) {
+        threads.add(Thread.ofVirtual().name("fetcher-", i).start(this::work));
+      }
+      Instant deadline = config.crawl().limits().maxDuration().map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
+      while (!stop.stopping()) {
+        Thread.sleep(POLL.toMillis());
+        if (frontier.stats().queuedUrls() == 0) {
+          stop.stop(StopReason.FINISHED);
+        } else if (Instant.now().isAfter(deadline)) {
+          stop.stop(StopReason.MAX_DURATION);
+        }
+      }
+      log.info("Stopping: {}; waiting up to {}s for {} fetches in flight", stop.reason().description(),
+          STOP_GRACE.toSeconds(), frontier.stats().leasedUrls());
+      long graceEnd = System.nanoTime() + STOP_GRACE.toNanos();
+      for (Thread t : threads) {
+        t.join(Duration.ofNanos(Math.max(1, graceEnd - System.nanoTime())));
+      }
+      stop.abort();
+      for (Thread t : threads) {
+        t.interrupt();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      return stop.reason();
+    } finally {
+      ended.countDown();
+    }
+  }
+
+  private void work() {
+    while (!stop.stopping()) {
+      Optional<Lease> lease;
+      try {
+        lease = frontier.next(POLL);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (lease.isEmpty()) {
+        continue;
+      }
+      try {
+        visit.visit(lease.get(), stop);
+      } catch (UncheckedIOException e) {
+        fail("an I/O error (is the disk full?): " + e.getMessage(), e);
+      } catch (RuntimeException e) {
+        if (isStorageFailure(e)) {
+          fail("a storage error: " + e.getMessage(), e);
+        } else {
+          unexpectedErrors.incrementAndGet();
+          log.warn("Unexpected error while visiting {} (please report it); the crawl goes on", lease.get().url(), e);
+        }
+      }
+    }
+  }
+
+  private static boolean isStorageFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException || t instanceof org.rocksdb.RocksDBException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void fail(String what, Exception e) {
+    if (!stop.stopping()) {
+      log.error("The crawl stops on {}. Its state is safe: fix the cause, then continue with `crawler resume`.", what);
+      log.debug("Cause", e);
+    }
+    stop.stop(StopReason.FAILED);
+  }
+
+  /** Asks a running crawl to stop cleanly (Ctrl-C, SIGTERM); returns at once. */
+  public void stop() {
+    stop.stop(StopReason.STOPPED);
+  }
+
+  /** Waits until {@link #run} has returned. */
+  public boolean awaitRunEnded(Duration timeout) throws InterruptedException {
+    return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public StatsSnapshot stats() {
+    return stats.snapshot();
+  }
+
+  /** The seeds in their normal form. */
+  public List<String> seeds() {
+    return seeds;
+  }
+
+  public Path directory() {
+    return dir.root;
+  }
+
+  /** Closes every part in reverse order of opening: the last stats line and summary, then the stores, then the lock. */
+  @Override
+  public void close() throws IOException {
+    closeAll(opened, null);
+  }
+
+  private static void closeAll(Deque<AutoCloseable> opened, Exception primary) {
+    RuntimeException failure = null;
+    while (!opened.isEmpty()) {
+      AutoCloseable part = opened.pop();
+      try {
+        part.close();
+      } catch (Exception e) {
+        if (primary != null) {
+          primary.addSuppressed(e);
+        } else if (failure == null) {
+          failure = new IllegalStateException("closing " + part.getClass().getSimpleName() + " failed: " + e.getMessage(), e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.crawler.crawl;
+
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.UrlNormalizer;
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.fetch.FetcherOptions;
+import dev.crawler.frontier.FrontierOptions;
+import dev.crawler.frontier.SyncPolicy;
+import dev.crawler.scope.ScopeMode;
+import dev.crawler.scope.ScopeRules;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+import okhttp3.Dns;
+
+/**
+ * The one place that maps the YAML configuration onto the plain options of each part. The
+ * libraries (dedup, frontier) and the crawler's stages never see {@link CrawlConfig}.
+ */
+final class CrawlSetup {
+  /** Links kept from one page; more are dropped (a trap guard, not a config key yet). */
+  static final int MAX_LINKS_PER_PAGE = 10_000;
+  /** URLs read from one sitemap file. */
+  static final int MAX_URLS_PER_SITEMAP = 50_000;
+
+  private CrawlSetup() {}
+
+  static UrlNormalizer.Options normalizer(CrawlConfig config) {
+    return new UrlNormalizer.Options(config.normalize().stripParameters(), config.normalize().sortQuery(),
+        config.scope().maxUrlLength());
+  }
+
+  static UrlSeenService.Options seen(CrawlConfig config, Path dir) {
+    CrawlConfig.Seen seen = config.seen();
+    return UrlSeenService.Options.builder(dir)
+        .expectedUrls(seen.expectedUrls())
+        .falsePositiveRate(seen.falsePositiveRate())
+        .memoryBudgetBytes(seen.memoryBudget().map(size -> OptionalLong.of(size.bytes())).orElse(OptionalLong.empty()))
+        .policy(switch (seen.falsePositivePolicy()) {
+          case ACCEPT -> UrlSeenService.FalsePositivePolicy.ACCEPT;
+          case VERIFY -> UrlSeenService.FalsePositivePolicy.VERIFY;
+        })
+        .onCapacity(switch (seen.onCapacity()) {
+          case WARN -> UrlSeenService.CapacityPolicy.WARN;
+          case GROW -> UrlSeenService.CapacityPolicy.GROW;
+        })
+        .build();
+  }
+
+  static FrontierOptions frontier(CrawlConfig config) {
+    CrawlConfig.Politeness p = config.politeness();
+    return FrontierOptions.builder()
+        .defaultDelay(p.defaultDelay())
+        .maxCrawlDelay(p.maxCrawlDelay())
+        .connectionsPerHost(p.connectionsPerHost())
+        .maxRetryAfter(p.maxRetryAfter())
+        .backoffInitial(p.errorBackoff().initial())
+        .backoffMax(p.errorBackoff().max())
+        .suspendAfter(p.errorBackoff().suspendAfter())
+        .suspendFor(p.errorBackoff().suspendFor())
+        .sync(switch (config.frontier().sync()) {
+          case WAL -> SyncPolicy.WAL;
+          case FSYNC -> SyncPolicy.FSYNC;
+        })
+        .partitions(config.frontier().partitions())
+        .build();
+  }
+
+  static FetcherOptions fetcher(CrawlConfig config, String userAgent, Dns dns) {
+    CrawlConfig.Fetch f = config.fetch();
+    return new FetcherOptions(userAgent, f.timeouts().connect(), f.timeouts().read(), f.timeouts().total(),
+        f.maxContentBytes().bytes(), f.maxConnections(), f.acceptedContentTypes(),
+        config.scope().allowPrivateAddresses(), dns);
+  }
+
+  static ScopeRules scope(CrawlConfig config) {
+    CrawlConfig.Scope s = config.scope();
+    ScopeMode mode = switch (s.mode()) {
+      case SAME_HOST -> ScopeMode.SAME_HOST;
+      case SAME_DOMAIN -> ScopeMode.SAME_DOMAIN;
+      case ANY -> ScopeMode.ANY;
+    };
+    long maxDepth = config.crawl().limits().maxDepth().orElse(Integer.MAX_VALUE);
+    return new ScopeRules(mode, patterns(s.include()), patterns(s.exclude()), (int) Math.min(maxDepth, Integer.MAX_VALUE),
+        s.maxUrlLength(), s.maxRepeatedSegments(), s.maxQueryParameters());
+  }
+
+  /** The config loader has already compiled each pattern once to validate it. */
+  private static List<Pattern> patterns(List<String> regexes) {
+    return regexes.stream().map(Pattern::compile).toList();
+  }
+}

@@ -1,0 +1,107 @@
+package dev.crawler.crawl;
+
+import dev.crawler.dedup.UrlFingerprint;
+import dev.crawler.dedup.UrlNormalization;
+import dev.crawler.dedup.UrlNormalizer;
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.FrontierEntry;
+import dev.crawler.scope.Scope;
+import dev.crawler.scope.ScopeVerdict;
+import dev.crawler.stats.CrawlStats;
+import dev.crawler.stats.LinkVerdict;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The path every discovered URL takes into the crawl, whatever found it (a seed, a link, a
+ * redirect, a sitemap): normalize, scope, URL-seen, frontier. One batch per page, so the
+ * URL-seen service confirms its "maybe"s in one store read and the frontier takes one write.
+ *
+ * <p>Order matters for durability: a URL is marked seen before it is offered. A process killed
+ * between the two loses that URL (it is seen but never queued); the window is one batch, and
+ * the page that held the link is still leased, so it is fetched again after the restart, but
+ * its links then test as seen. Closing that window needs the seen mark and the queue entry in
+ * one atomic write; see the crawler README's "Known gaps".
+ */
+final class LinkIntake {
+  private final UrlNormalizer normalizer;
+  private final Scope scope;
+  private final UrlSeenService seen;
+  private final Frontier frontier;
+  private final CrawlStats stats;
+
+  LinkIntake(UrlNormalizer normalizer, Scope scope, UrlSeenService seen, Frontier frontier, CrawlStats stats) {
+    this.normalizer = normalizer;
+    this.scope = scope;
+    this.seen = seen;
+    this.frontier = frontier;
+    this.stats = stats;
+  }
+
+  /**
+   * Takes the URLs found on one page (or seeds, or one redirect target) into the crawl.
+   *
+   * @param rawUrls as found, absolute
+   * @param depth the depth the new URLs get
+   * @param via the page they were found on, null for seeds
+   * @param redirectHops 0 for links; for a redirect target, the hops that led to it
+   * @return how many were new and queued
+   */
+  int take(Collection<String> rawUrls, int depth, String via, int redirectHops) {
+    if (rawUrls.isEmpty()) {
+      return 0;
+    }
+    Map<String, UrlFingerprint> candidates = new LinkedHashMap<>();
+    for (String raw : rawUrls) {
+      String url = admit(raw, depth);
+      if (url != null && candidates.putIfAbsent(url, UrlFingerprint.of(url)) != null) {
+        stats.link(LinkVerdict.DUPLICATE);   // twice on one page
+      }
+    }
+    if (candidates.isEmpty()) {
+      return 0;
+    }
+    List<UrlSeenService.Verdict> verdicts = seen.markSeenAll(new ArrayList<>(candidates.values()));
+    List<FrontierEntry> fresh = new ArrayList<>();
+    int i = 0;
+    for (String url : candidates.keySet()) {
+      if (verdicts.get(i++) == UrlSeenService.Verdict.NEW) {
+        fresh.add(FrontierEntry.of(url, scope.hostKey(url), depth).withVia(via).withRedirectHops(redirectHops));
+        stats.link(LinkVerdict.NEW);
+      } else {
+        stats.link(LinkVerdict.DUPLICATE);
+      }
+    }
+    if (!fresh.isEmpty()) {
+      frontier.offer(fresh);
+    }
+    return fresh.size();
+  }
+
+  /** The URL's normal form if it is in scope; null (and counted) if not. */
+  private String admit(String raw, int depth) {
+    String url;
+    switch (normalizer.normalize(raw)) {
+      case UrlNormalization.Accepted accepted -> url = accepted.url();
+      case UrlNormalization.Rejected rejected -> {
+        stats.link(LinkVerdict.REJECTED);
+        return null;
+      }
+    }
+    ScopeVerdict verdict = scope.check(url, depth);
+    if (!verdict.inScope()) {
+      stats.link(LinkVerdict.valueOf(verdict.name()));
+      return null;
+    }
+    return url;
+  }
+
+  /** The normal form of a seed, or null if the normalizer refuses it. */
+  String normalizeSeed(String raw) {
+    return normalizer.normalize(raw) instanceof UrlNormalization.Accepted a ? a.url() : null;
+  }
+}

@@ -1,0 +1,200 @@
+package dev.crawler.crawl;
+
+import dev.crawler.fetch.FetchResult;
+import dev.crawler.fetch.Fetcher;
+import dev.crawler.frontier.FetchOutcome;
+import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.Lease;
+import dev.crawler.parse.PageParser;
+import dev.crawler.parse.ParsedPage;
+import dev.crawler.parse.Sitemap;
+import dev.crawler.parse.SitemapReader;
+import dev.crawler.record.CrawlLog;
+import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlOutcome;
+import dev.crawler.record.WarcRecorder;
+import dev.crawler.robots.HostRobots;
+import dev.crawler.robots.RobotsCache;
+import dev.crawler.scope.PageBudget;
+import dev.crawler.stats.CrawlStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the crawl does with one leased URL, in order: robots.txt, page budget, fetch, record,
+ * follow (redirect target, links, sitemap entries), and give the lease back with the outcome
+ * that schedules the host. One instance serves all workers; it keeps no per-URL state.
+ */
+final class PageVisit {
+  /** How long a URL waits when its host's robots.txt cannot be read (RFC 9309 2.3.1.4: disallow for now). */
+  static final Duration ROBOTS_UNAVAILABLE_RETRY = Duration.ofMinutes(1);
+
+  private final Frontier frontier;
+  private final RobotsCache robots;
+  private final RobotsApplied robotsApplied;
+  private final PageBudget budget;
+  private final Fetcher fetcher;
+  private final PageParser parser;
+  private final SitemapReader sitemaps;
+  private final LinkIntake intake;
+  private final WarcRecorder warc;       // null when output.warc is off
+  private final CrawlLog crawlLog;       // null when output.crawl-log is off
+  private final CrawlStats stats;
+  private final int maxRedirects;
+  private final boolean followSitemaps;
+  private final Runnable crawlBudgetSpent;
+
+  PageVisit(Frontier frontier, RobotsCache robots, PageBudget budget, Fetcher fetcher, PageParser parser,
+      SitemapReader sitemaps, LinkIntake intake, WarcRecorder warc, CrawlLog crawlLog, CrawlStats stats,
+      int maxRedirects, boolean followSitemaps, Runnable crawlBudgetSpent) {
+    this.frontier = frontier;
+    this.robots = robots;
+    this.robotsApplied = new RobotsApplied();
+    this.budget = budget;
+    this.fetcher = fetcher;
+    this.parser = parser;
+    this.sitemaps = sitemaps;
+    this.intake = intake;
+    this.warc = warc;
+    this.crawlLog = crawlLog;
+    this.stats = stats;
+    this.maxRedirects = maxRedirects;
+    this.followSitemaps = followSitemaps;
+    this.crawlBudgetSpent = crawlBudgetSpent;
+  }
+
+  /**
+   * Visits the lease's URL and completes the lease, unless the crawl is stopping and the visit
+   * was cut short: then the lease is left open and the URL is handed out again on resume.
+   */
+  void visit(Lease lease, StopSignal stop) {
+    FetchOutcome scheduling = FetchOutcome.FAILED;   // if anything below throws, the URL is not retried forever
+    boolean complete = true;
+    try {
+      Visit v = decide(lease, stop);
+      if (v == null) {
+        complete = false;
+        return;
+      }
+      scheduling = v.scheduling;
+    } finally {
+      if (complete) {
+        frontier.complete(lease, scheduling);
+      }
+    }
+  }
+
+  /** The outcome recorded for the URL and the one that schedules its host. */
+  private record Visit(CrawlOutcome outcome, FetchOutcome scheduling) {}
+
+  private Visit decide(Lease lease, StopSignal stop) {
+    String url = lease.url();
+    HostRobots rules = robots.forUrl(url);
+    robotsApplied.apply(lease.hostKey(), rules);
+    if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
+      log(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, null, rules.cause());
+      return new Visit(CrawlOutcome.ROBOTS_UNAVAILABLE, FetchOutcome.retryAfter(ROBOTS_UNAVAILABLE_RETRY));
+    }
+    if (!rules.isAllowed(url)) {
+      log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
+      return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.FETCHED);
+    }
+    switch (budget.tryAcquire(lease.hostKey())) {
+      case GRANTED -> { }
+      case HOST_SPENT -> {
+        log(lease, CrawlOutcome.BUDGET_EXCEEDED, null, "crawl.limits.max-pages-per-host reached");
+        return new Visit(CrawlOutcome.BUDGET_EXCEEDED, FetchOutcome.FETCHED);
+      }
+      case CRAWL_SPENT -> {
+        crawlBudgetSpent.run();
+        return null;   // kept for a resume with a larger budget
+      }
+    }
+    FetchResult result = fetcher.fetch(url);
+    if (stop.aborted()) {
+      return null;     // cut short by a stop: nothing recorded, the lease returns on resume
+    }
+    if (warc != null) {
+      warc.record(result);
+    }
+    Visit visit = follow(lease, result);
+    log(lease, visit.outcome, result, result.cause());
+    return visit;
+  }
+
+  /** Classifies a fetch and takes what it points to into the crawl. */
+  private Visit follow(Lease lease, FetchResult result) {
+    if (!result.status().answered()) {
+      return new Visit(CrawlOutcome.ofFailure(result.status()), FetchOutcome.FAILED);
+    }
+    if (result.isRetryLater()) {
+      Duration wait = result.retryAfter() == null ? Duration.ZERO : result.retryAfter();
+      return new Visit(CrawlOutcome.RETRY_LATER, FetchOutcome.retryAfter(wait));
+    }
+    if (result.isRedirect() && result.location() != null) {
+      if (lease.redirectHops() >= maxRedirects) {
+        return new Visit(CrawlOutcome.REDIRECT_LIMIT, FetchOutcome.FETCHED);
+      }
+      intake.take(List.of(result.location()), lease.depth(), lease.url(), lease.redirectHops() + 1);
+      return new Visit(CrawlOutcome.REDIRECT, FetchOutcome.FETCHED);
+    }
+    if (result.contentSkipped()) {
+      return new Visit(CrawlOutcome.CONTENT_SKIPPED, FetchOutcome.FETCHED);
+    }
+    if (result.httpStatus() >= 200 && result.httpStatus() < 300 && result.body().length > 0) {
+      takeLinks(lease, result);
+    }
+    return new Visit(result.truncated() ? CrawlOutcome.TRUNCATED : CrawlOutcome.FETCHED, FetchOutcome.FETCHED);
+  }
+
+  private void takeLinks(Lease lease, FetchResult result) {
+    if (result.isHtml()) {
+      ParsedPage page = parser.parse(result.url(), result.body(), result.charset());
+      if (!page.nofollow()) {
+        intake.take(page.links(), lease.depth() + 1, lease.url(), 0);
+      }
+      return;
+    }
+    if (followSitemaps) {
+      Optional<Sitemap> sitemap = sitemaps.read(result.url(), result.body(), result.contentType());
+      if (sitemap.isPresent()) {
+        List<String> urls = new ArrayList<>(sitemap.get().sitemapUrls());
+        urls.addAll(sitemap.get().pageUrls());
+        intake.take(urls, lease.depth() + 1, lease.url(), 0);
+      }
+    }
+  }
+
+  /** robots.txt rules reach the frontier (Crawl-delay) and the intake (Sitemap lines) once per fetch of them. */
+  private final class RobotsApplied {
+    private final com.google.common.cache.Cache<String, Instant> applied =
+        com.google.common.cache.CacheBuilder.newBuilder().maximumSize(100_000).build();
+
+    void apply(String hostKey, HostRobots rules) {
+      if (rules.fetchedAt().equals(applied.getIfPresent(hostKey))) {
+        return;
+      }
+      applied.put(hostKey, rules.fetchedAt());
+      if (rules.crawlDelay() != null) {
+        frontier.setCrawlDelay(hostKey, rules.crawlDelay());   // the frontier caps it at politeness.max-crawl-delay
+      }
+      if (followSitemaps && !rules.sitemaps().isEmpty()) {
+        intake.take(rules.sitemaps(), 0, null, 0);
+      }
+    }
+  }
+
+  private void log(Lease lease, CrawlOutcome outcome, FetchResult result, String detail) {
+    int status = result == null ? 0 : result.httpStatus();
+    long bytes = result == null ? 0 : result.body().length;
+    stats.page(outcome, status, bytes);
+    if (crawlLog != null) {
+      crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
+          result == null ? Duration.ZERO : result.duration(), lease.url(), lease.via(),
+          result == null ? null : result.contentType(), lease.depth(), detail));
+    }
+  }
+}

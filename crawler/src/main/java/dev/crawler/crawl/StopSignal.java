@@ -1,0 +1,34 @@
+package dev.crawler.crawl;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Why and how hard the crawl is stopping. A stop first lets fetches in flight finish (their
+ * pages are recorded and their leases completed, so a resume refetches nothing); after the
+ * grace period it aborts them, and their leases are handed out again on resume.
+ */
+final class StopSignal {
+  private final AtomicReference<StopReason> reason = new AtomicReference<>();
+  private volatile boolean aborted;
+
+  /** Asks the crawl to stop; the first reason given wins. */
+  void stop(StopReason why) {
+    reason.compareAndSet(null, why);
+  }
+
+  void abort() {
+    aborted = true;
+  }
+
+  boolean stopping() {
+    return reason.get() != null;
+  }
+
+  boolean aborted() {
+    return aborted;
+  }
+
+  StopReason reason() {
+    return reason.get();
+  }
+}

@@ -1,0 +1,156 @@
+package dev.crawler.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.config.ConfigLoader;
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.demo.DemoHost;
+import dev.crawler.demo.DemoSite;
+import dev.crawler.demo.DemoSiteSpec;
+import dev.crawler.demo.RequestLog;
+import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlOutcome;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole crawls of the demo site on loopback, checked against the site's own request log: what
+ * the servers saw is the truth, not what the crawler says it did.
+ */
+class CrawlEndToEndTest {
+  static final Duration SLOW_DELAY = Duration.ofMillis(300);
+  static final Predicate<String> IN_SCOPE = host -> host.endsWith(".example.com");
+
+  static DemoSite site;
+  static StopReason reason;
+  static Map<String, Long> fetched;
+  static Path crawlDir;
+
+  @BeforeAll
+  static void crawlTheSite(@TempDir Path dir) throws Exception {
+    site = DemoSite.start(smallSite());
+    crawlDir = dir.resolve("crawl");
+    try (Crawl crawl = open(crawlDir, "unlimited", Crawl.Start.NEW)) {
+      reason = crawl.run();
+    }
+    fetched = site.requests().countsByUrl();
+  }
+
+  @AfterAll
+  static void stopTheSite() {
+    site.close();
+  }
+
+  /** The demo's shape, smaller: a Crawl-delay host with few pages keeps the test short. */
+  static DemoSiteSpec smallSite() {
+    return DemoSiteSpec.demo().withHosts(List.of(
+        new DemoHost("www.example.com", 60, null, List.of("/private/"), true),
+        new DemoHost("docs.example.com", 40, null, List.of(), false),
+        new DemoHost("slow.example.com", 6, SLOW_DELAY, List.of(), false),
+        new DemoHost("www.example.org", 10, null, List.of(), false)));
+  }
+
+  static Crawl open(Path dir, String maxPages, Crawl.Start start) throws Exception {
+    String yaml = """
+        crawl:
+          data-dir: '%s'
+          user-agent:
+            name: test-crawler
+          limits:
+            max-pages: %s
+        politeness:
+          default-delay: 0ms
+        fetch:
+          workers: 8
+        scope:
+          allow-private-addresses: true
+        seen:
+          expected-urls: 100_000
+        stats:
+          interval: 500ms
+        """.formatted(dir, maxPages);
+    CrawlConfig config = ConfigLoader.parse(yaml, "test", dir.getParent());
+    return Crawl.open(config, start, CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()));
+  }
+
+  @Test
+  void theCrawlEndsWhenTheFrontierIsEmpty() {
+    assertThat(reason).isEqualTo(StopReason.FINISHED);
+  }
+
+  @Test
+  void everyReachableAllowedUrlIsFetchedExactlyOnce() {
+    Set<String> expected = site.expectedFetches(IN_SCOPE);
+    assertThat(fetched.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(fetched).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
+  }
+
+  @Test
+  void noDisallowedPathIsRequested() {
+    assertThat(fetched.keySet()).noneMatch(url -> url.contains("/private/"));
+  }
+
+  @Test
+  void crawlDelayGapsAreRespected() {
+    assertThat(site.requests().minGap("slow.example.com")).isGreaterThanOrEqualTo(SLOW_DELAY.minusMillis(5));
+  }
+
+  @Test
+  void neverMoreThanOneConnectionToAHostAtOnce() {
+    for (String host : List.of("www.example.com", "docs.example.com", "slow.example.com")) {
+      assertThat(site.requests().maxConcurrent(host)).as(host).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void theOutOfScopeHostIsNeverContacted() {
+    assertThat(site.requests().all()).noneMatch(r -> r.host().equals("www.example.org"));
+  }
+
+  @Test
+  void theCrawlLogHasOneLinePerUrlTakenFromTheFrontier() throws Exception {
+    List<CrawlLogEntry> entries = Files.readAllLines(crawlDir.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
+        .map(CrawlLogEntry::parse).toList();
+    assertThat(entries).extracting(CrawlLogEntry::url).doesNotHaveDuplicates();
+    assertThat(entries).filteredOn(e -> e.outcome() == CrawlOutcome.ROBOTS_DENIED).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.url()).contains("/private/"));
+    assertThat(entries).filteredOn(e -> e.outcome() == CrawlOutcome.REDIRECT).isNotEmpty();
+    assertThat(entries).filteredOn(e -> e.depth() > 0).allSatisfy(e -> assertThat(e.via()).isNotNull());
+  }
+
+  @Test
+  void warcFilesAreWritten() throws Exception {
+    try (var files = Files.list(crawlDir.resolve("warc"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).isNotEmpty().allMatch(n -> n.endsWith(".warc.gz"));
+    }
+  }
+
+  @Test
+  void aStoppedCrawlResumesWithoutFetchingAnythingTwice(@TempDir Path dir) throws Exception {
+    RequestLog log = site.requests();
+    int before = log.all().size();
+    Path crawl2 = dir.resolve("crawl");
+    try (Crawl first = open(crawl2, "30", Crawl.Start.NEW)) {
+      assertThat(first.run()).isEqualTo(StopReason.MAX_PAGES);
+    }
+    try (Crawl second = open(crawl2, "unlimited", Crawl.Start.RESUME)) {
+      assertThat(second.run()).isEqualTo(StopReason.FINISHED);
+    }
+    Map<String, Long> counts = new java.util.HashMap<>();
+    // robots.txt is read again by the resumed process (its cache is in memory); pages are not
+    log.all().subList(before, log.all().size()).stream().filter(r -> !r.target().equals("/robots.txt"))
+        .forEach(r -> counts.merge(r.host() + r.target(), 1L, Long::sum));
+    assertThat(counts).hasSizeGreaterThan(30);
+    assertThat(counts).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
+  }
+}
