@@ -128,7 +128,7 @@ public final class Frontier implements AutoCloseable {
       checkNotNull(e, "entry %s of the batch is null", i);
       refs[i] = batchHosts.computeIfAbsent(e.hostKey(), this::hostRef);
       priorities[i] = e.priority();
-      values[i] = QueuedUrl.value(e.url(), e.depth());
+      values[i] = QueuedUrl.value(e.url(), e.depth(), e.redirectHops(), e.via());
       i++;
     }
     lock.lock();
@@ -259,7 +259,8 @@ public final class Frontier implements AutoCloseable {
     h.lease(url.key());
     leased++;
     schedule.updateReadiness(h);
-    return new Lease(this, url.key(), url.url(), h.hostKey, url.depth(), url.priority(), Instant.ofEpochMilli(now));
+    return new Lease(this, url.key(), url.url(), h.hostKey, url.depth(), url.priority(), url.via(), url.redirectHops(),
+        Instant.ofEpochMilli(now));
   }
 
   /** A host with nothing queued and nothing in flight leaves the schedule; its state remembers its time. */

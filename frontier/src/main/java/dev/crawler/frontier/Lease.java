@@ -15,15 +15,20 @@ public final class Lease {
   private final String hostKey;
   private final int depth;
   private final int priority;
+  private final String via;
+  private final int redirectHops;
   private final Instant leasedAt;
 
-  Lease(Frontier owner, byte[] key, String url, String hostKey, int depth, int priority, Instant leasedAt) {
+  Lease(Frontier owner, byte[] key, String url, String hostKey, int depth, int priority, String via,
+      int redirectHops, Instant leasedAt) {
     this.owner = owner;
     this.key = key;
     this.url = url;
     this.hostKey = hostKey;
     this.depth = depth;
     this.priority = priority;
+    this.via = via;
+    this.redirectHops = redirectHops;
     this.leasedAt = leasedAt;
   }
 
@@ -43,6 +48,19 @@ public final class Lease {
     return priority;
   }
 
+  /**
+   * The page this URL was found on, as offered (cut to {@link FrontierEntry#MAX_VIA_BYTES}
+   * bytes if it was longer); null for a seed and for URLs queued by a frontier older than vias.
+   */
+  public String via() {
+    return via;
+  }
+
+  /** Redirects followed to reach this URL, as offered; 0 for URLs queued before hops were kept. */
+  public int redirectHops() {
+    return redirectHops;
+  }
+
   /** When it was handed out, by the frontier's clock. */
   public Instant leasedAt() {
     return leasedAt;
@@ -50,6 +68,7 @@ public final class Lease {
 
   @Override
   public String toString() {
-    return "Lease[" + url + " host " + hostKey + " depth " + depth + " priority " + priority + "]";
+    return "Lease[" + url + " host " + hostKey + " depth " + depth + " priority " + priority
+        + (via == null ? "" : " via " + via) + (redirectHops == 0 ? "" : " hops " + redirectHops) + "]";
   }
 }

@@ -5,7 +5,8 @@
  * <h2>A URL's stay</h2>
  * {@link dev.crawler.frontier.Frontier#offer offer} appends the URL to its host's queue on
  * disk, a contiguous key range of the RocksDB {@code queue} column family ordered by priority
- * then arrival. If the host had nothing queued it becomes active: it gets an entry in the
+ * then arrival. Its depth, the page it was found on (its via) and the redirects that led to it
+ * are stored beside it and come back with its lease, after a restart too. If the host had nothing queued it becomes active: it gets an entry in the
  * {@code schedule} column family, keyed by the time it may next be fetched.
  *
  * <p>{@link dev.crawler.frontier.Frontier#next next} takes the earliest host of the schedule

@@ -32,6 +32,7 @@ public final class FrontierBench {
     long ops = 200_000;
     int threads = 2;
     int batch = 1_000;
+    boolean vias = false;
     FrontierOptions.Builder tuning = FrontierOptions.builder().defaultDelay(Duration.ZERO);
     Path dir = Path.of(System.getProperty("java.io.tmpdir"), "frontier-bench");
     for (int i = 0; i < args.length; i += 2) {
@@ -41,12 +42,13 @@ public final class FrontierBench {
         case "--ops" -> ops = Long.parseLong(args[i + 1]);
         case "--threads" -> threads = Integer.parseInt(args[i + 1]);
         case "--batch" -> batch = Integer.parseInt(args[i + 1]);
+        case "--via" -> vias = Boolean.parseBoolean(args[i + 1]);
         case "--dir" -> dir = Path.of(args[i + 1]);
         case "--working-set" -> tuning.workingSetHosts(Integer.parseInt(args[i + 1]));
         case "--cache-mb" -> tuning.blockCacheBytes(Long.parseLong(args[i + 1]) << 20);
         case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; allowed: --urls --hosts --ops --threads --batch --dir --working-set --cache-mb --memtable-mb");
+            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb");
       }
     }
     deleteRecursively(dir);
@@ -54,6 +56,7 @@ public final class FrontierBench {
     print("heap_max_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() >> 20);
     FrontierOptions options = tuning.build();
     System.out.println("options " + options);
+    print("vias", vias ? 1 : 0);
     try (Frontier frontier = Frontier.open(dir, options)) {
       long start = System.nanoTime();
       long peakHeap = 0;
@@ -62,8 +65,15 @@ public final class FrontierBench {
         // Every host gets urls/hosts URLs, in a scattered order: 1,000,003 is a prime, so
         // multiplying by it permutes the residues mod hosts.
         int host = (int) ((i * 1_000_003L) % hosts);
-        entries.add(FrontierEntry.of("https://www.host" + host + ".example.com/section/" + (i % 97) + "/page-" + i
-            + ".html", "www.host" + host + ".example.com", 1 + (int) (i % 5)));
+        FrontierEntry entry = FrontierEntry.of("https://www.host" + host + ".example.com/section/" + (i % 97)
+            + "/page-" + i + ".html", "www.host" + host + ".example.com", 1 + (int) (i % 5));
+        if (vias) {
+          // As a crawl offers them: the page that linked here, as long as a URL; one in ten a redirect.
+          int from = (int) ((i * 7) % hosts);
+          entry = entry.withVia("https://www.host" + from + ".example.com/section/" + (i % 89) + "/page-" + i / 3
+              + ".html").withRedirectHops(i % 10 == 0 ? 1 : 0);
+        }
+        entries.add(entry);
         if (entries.size() == batch || i == urls - 1) {
           frontier.offer(entries);
           entries = new ArrayList<>(batch);

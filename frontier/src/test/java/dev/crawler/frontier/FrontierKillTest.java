@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Runs the frontier in a child JVM ({@link KillWorker}), kills it with SIGKILL in the middle
  * of a stream of offers and completions, reopens the store, and checks that every offered
  * URL was either completed or is still queued, and that only URLs in flight at the kill
- * are handed out a second time.
+ * are handed out a second time. Every URL still queued keeps the via and redirect hops it was
+ * offered with.
  */
 class FrontierKillTest {
   @TempDir Path dir;
@@ -73,8 +74,13 @@ class FrontierKillTest {
     List<String> drained;
     try (Frontier f = Frontier.open(store, FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).build())) {
       long queued = f.stats().queuedUrls();
-      drained = FrontierTest.drainAdvancingClock(f, clock, 3);
-      assertThat(drained).as("the queued count after reopen").hasSize((int) queued);
+      List<Lease> leases = FrontierTest.drainLeasesAdvancingClock(f, clock, 3);
+      assertThat(leases).as("the queued count after reopen").hasSize((int) queued);
+      for (Lease l : leases) {
+        assertThat(l.via()).as("via of %s", l.url()).isEqualTo(KillWorker.viaOf(id(l.url())));
+        assertThat(l.redirectHops()).as("hops of %s", l.url()).isEqualTo(KillWorker.redirectHopsOf(id(l.url())));
+      }
+      drained = leases.stream().map(Lease::url).toList();
     }
     Set<String> queuedAfter = new HashSet<>(drained);
     assertThat(queuedAfter).as("no URL is queued twice").hasSize(drained.size());

@@ -22,11 +22,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Seeded random offers, leases, completions, settings, clock moves and reopens, each checked
  * against an in-memory model of what the frontier must do. Stops after a fixed number of
  * operations. The back-off has no jitter here (initial 0) so every time is predictable.
+ * Every lease, before and after reopens, must carry the via and redirect hops its URL was
+ * offered with (a via over the cap cut at a character boundary).
  */
 class FrontierOracleTest {
   static final int OPERATIONS = 2_500;
   static final String[] HOSTS = {"a.com", "b.org", "c.net", "d.com", "e.io", "f.de", "g.fr", "h.uk", "i.jp"};
   static final int[] PRIORITIES = {0, 0, 0, 0, 7, -3};
+  /** Characters of 1, 2, 3 and 4 UTF-8 bytes, so a long via's cut may fall inside any of them. */
+  static final String[] VIA_CHARACTERS = {"a", "/", "é", "€", "𝄞"};
+
+  /** What a lease of a URL must carry: its via as stored (cut, empty as null) and its hops. */
+  record Found(String via, int redirectHops) {}
 
   @TempDir Path dir;
 
@@ -81,6 +88,9 @@ class FrontierOracleTest {
       model.put(h, new ModelHost(h));
     }
     List<Lease> outstanding = new ArrayList<>();
+    Map<String, Found> found = new HashMap<>();
+    // Its own stream, so the operations are those the seed drew before vias existed.
+    Random viaRandom = new Random(seed * 1_000_003);
     long arrival = 0;
     int urlId = 0;
     long fetched = 0;
@@ -100,7 +110,10 @@ class FrontierOracleTest {
             String host = HOSTS[random.nextInt(HOSTS.length)];
             int priority = PRIORITIES[random.nextInt(PRIORITIES.length)];
             String url = "https://" + host + "/" + urlId++;
-            batch.add(new FrontierEntry(url, host, random.nextInt(5), priority));
+            String via = randomVia(viaRandom);
+            int hops = viaRandom.nextInt(4) == 0 ? viaRandom.nextInt(256) : 0;
+            batch.add(new FrontierEntry(url, host, random.nextInt(5), priority).withVia(via).withRedirectHops(hops));
+            found.put(url, new Found(storedVia(via), hops));
             ModelHost m = model.get(host);
             if (m.queued.isEmpty() && m.leased.isEmpty()) {
               // The frontier may have let it go idle (then it comes back at max(now, time)) or
@@ -129,6 +142,8 @@ class FrontierOracleTest {
             assertThat(m.eligible(now)).as("%s: %s handed out but not allowed (lo %s, now %s, leased %s/%s)", context,
                 m.key, m.lo, now, m.leased.size(), m.limit).isTrue();
             assertThat(l.url()).as("%s: head of %s", context, m.key).isEqualTo(m.firstUnleased());
+            assertThat(new Found(l.via(), l.redirectHops())).as("%s: via and hops of %s", context, l.url())
+                .isEqualTo(found.get(l.url()));
             assertThat(m.lo).as("%s: %s is not the earliest ready host", context, m.key)
                 .isLessThanOrEqualTo(earliest.hi);
             m.leased.add(l.url());
@@ -205,7 +220,12 @@ class FrontierOracleTest {
       f = Frontier.open(dir, options);
       Set<String> expected = new HashSet<>();
       model.values().forEach(m -> expected.addAll(m.queued.values()));
-      List<String> handedOut = FrontierTest.drainAdvancingClock(f, clock, 10);
+      List<Lease> leases = FrontierTest.drainLeasesAdvancingClock(f, clock, 10);
+      for (Lease l : leases) {
+        assertThat(new Found(l.via(), l.redirectHops())).as("via and hops of %s after reopen", l.url())
+            .isEqualTo(found.get(l.url()));
+      }
+      List<String> handedOut = leases.stream().map(Lease::url).toList();
       Set<String> drained = new HashSet<>(handedOut);
       assertThat(drained).as("no URL handed out twice").hasSameSizeAs(handedOut);
       Set<String> missing = new HashSet<>(expected);
@@ -217,5 +237,46 @@ class FrontierOracleTest {
     } finally {
       f.close();
     }
+  }
+
+  /** None, empty, a page of another host, or one longer than the cap. */
+  static String randomVia(Random random) {
+    int dice = random.nextInt(10);
+    if (dice < 3) {
+      return null;
+    }
+    if (dice < 4) {
+      return "";
+    }
+    if (dice < 9) {
+      return "https://" + HOSTS[random.nextInt(HOSTS.length)] + "/from/" + random.nextInt(1_000);
+    }
+    StringBuilder via = new StringBuilder("https://long.example/?q=");
+    while (via.length() < 1_500) {
+      via.append(VIA_CHARACTERS[random.nextInt(VIA_CHARACTERS.length)]);
+    }
+    return via.toString();
+  }
+
+  /**
+   * The via a lease must carry: null for none or empty, else the longest prefix of whole code
+   * points that fits the cap in UTF-8. Counted by code point, unlike the frontier's byte walk.
+   */
+  static String storedVia(String via) {
+    if (via == null || via.isEmpty()) {
+      return null;
+    }
+    int bytes = 0;
+    int end = 0;
+    while (end < via.length()) {
+      int cp = via.codePointAt(end);
+      int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (bytes + size > FrontierEntry.MAX_VIA_BYTES) {
+        break;
+      }
+      bytes += size;
+      end += Character.charCount(cp);
+    }
+    return via.substring(0, end);
   }
 }

@@ -2,6 +2,7 @@ package dev.crawler.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +43,13 @@ class FrontierTest {
    */
   static List<String> drainAdvancingClock(Frontier f, ManualClock clock, int idleRounds)
       throws InterruptedException {
-    List<String> urls = new ArrayList<>();
+    return drainLeasesAdvancingClock(f, clock, idleRounds).stream().map(Lease::url).toList();
+  }
+
+  /** As {@link #drainAdvancingClock}, but the completed leases, for their via and hops. */
+  static List<Lease> drainLeasesAdvancingClock(Frontier f, ManualClock clock, int idleRounds)
+      throws InterruptedException {
+    List<Lease> leases = new ArrayList<>();
     for (int idle = 0; idle < idleRounds; ) {
       Optional<Lease> l = f.next(Duration.ZERO);
       if (l.isEmpty()) {
@@ -51,10 +58,10 @@ class FrontierTest {
         continue;
       }
       idle = 0;
-      urls.add(l.get().url());
+      leases.add(l.get());
       f.complete(l.get(), FetchOutcome.FETCHED);
     }
-    return urls;
+    return leases;
   }
 
   static List<String> drain(Frontier f) throws InterruptedException {
@@ -81,6 +88,53 @@ class FrontierTest {
       assertThat(f.next(Duration.ZERO)).isEmpty();
       assertThat(f.stats()).isEqualTo(new FrontierStats(0, 0, 0, 0, 1, 0, 0));
     }
+  }
+
+  @Test
+  void viaAndRedirectHopsComeBackWithTheLeaseBeforeAndAfterReopen() throws Exception {
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(List.of(FrontierEntry.of("https://a.com/", "a.com", 0),
+          FrontierEntry.of("https://a.com/link", "a.com", 1).withVia("https://a.com/"),
+          FrontierEntry.of("https://a.com/moved", "a.com", 1).withVia("https://a.com/link").withRedirectHops(3)));
+      Lease seed = take(f);
+      assertThat(seed.via()).isNull();
+      assertThat(seed.redirectHops()).isZero();
+      f.complete(seed, FetchOutcome.FETCHED);
+      Lease link = take(f);
+      assertThat(link.via()).isEqualTo("https://a.com/");
+      assertThat(link.redirectHops()).isZero();
+      assertThat(link).hasToString("Lease[https://a.com/link host a.com depth 1 priority 0 via https://a.com/]");
+      // not completed: handed out again after the reopen, with its via
+    }
+    try (Frontier f = Frontier.open(dir, options())) {
+      List<Lease> leases = drainLeasesAdvancingClock(f, clock, 1);
+      assertThat(leases).extracting(Lease::url, Lease::via, Lease::redirectHops).containsExactly(
+          tuple("https://a.com/link", "https://a.com/", 0), tuple("https://a.com/moved", "https://a.com/link", 3));
+    }
+  }
+
+  @Test
+  void viaLongerThanTheCapIsCutNotRefused() throws Exception {
+    String longVia = "https://a.com/?q=" + "ä".repeat(3_000);
+    try (Frontier f = Frontier.open(dir, options())) {
+      f.offer(List.of(FrontierEntry.of("https://b.com/", "b.com", 1).withVia(longVia)));
+      String via = take(f).via();
+      assertThat(via.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSize(FrontierEntry.MAX_VIA_BYTES - 1);
+      assertThat(longVia).startsWith(via);
+    }
+  }
+
+  @Test
+  void entryWithoutViaOrHopsIsOneFoundWithoutEither() {
+    FrontierEntry entry = new FrontierEntry("https://a.com/", "a.com", 2, 5);
+    assertThat(entry.via()).isNull();
+    assertThat(entry.redirectHops()).isZero();
+    assertThat(FrontierEntry.of("https://a.com/", "a.com", 2)).extracting(FrontierEntry::via,
+        FrontierEntry::redirectHops).containsExactly(null, 0);
+    FrontierEntry moved = entry.withVia("https://a.com/old").withRedirectHops(255);
+    assertThat(moved).isEqualTo(new FrontierEntry("https://a.com/", "a.com", 2, 5, "https://a.com/old", 255));
+    assertThat(moved.withVia("")).as("an empty via is no via").isEqualTo(moved.withVia(null));
+    assertThat(moved.withVia("").via()).isNull();
   }
 
   @Test
@@ -207,6 +261,10 @@ class FrontierTest {
   void badParametersAreNamedInTheMessage() {
     assertThatThrownBy(() -> FrontierEntry.of("https://a.com/", "a.com", -1))
         .hasMessage("depth (-1) must be in [0, 65535]");
+    assertThatThrownBy(() -> FrontierEntry.of("https://a.com/", "a.com", 0).withRedirectHops(256))
+        .hasMessage("redirectHops (256) must be in [0, 255]");
+    assertThatThrownBy(() -> FrontierEntry.of("https://a.com/", "a.com", 0).withRedirectHops(-1))
+        .hasMessage("redirectHops (-1) must be in [0, 255]");
     assertThatThrownBy(() -> FrontierOptions.builder().defaultDelay(Duration.ofSeconds(-1)).build())
         .hasMessage("defaultDelay (PT-1S) must be >= 0");
     assertThatThrownBy(() -> FrontierOptions.builder().backoffInitial(Duration.ofHours(1)).build())

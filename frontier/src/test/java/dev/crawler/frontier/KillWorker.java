@@ -13,7 +13,9 @@ import java.util.SplittableRandom;
  * lease and complete them, until the parent kills the process. Each event is printed (and
  * flushed) only after the call that makes it durable has returned:
  * {@code O url|} offered, {@code L url} leased, {@code D url} completed and removed (FETCHED
- * or FAILED), {@code R url} completed as RETRY_AFTER (still queued).
+ * or FAILED), {@code R url} completed as RETRY_AFTER (still queued). URL number {@code id} is
+ * offered with the via {@link #viaOf} and the hops {@link #redirectHopsOf} of its number, so
+ * the parent can check both without their being printed.
  */
 public final class KillWorker {
   private KillWorker() {}
@@ -32,7 +34,8 @@ public final class KillWorker {
         int n = 1 + random.nextInt(20);
         for (int i = 0; i < n; i++, id++) {
           String host = "h" + random.nextInt(30) + ".com";
-          batch.add(FrontierEntry.of("https://" + host + "/" + id, host, 0));
+          batch.add(FrontierEntry.of("https://" + host + "/" + id, host, 0).withVia(viaOf(id))
+              .withRedirectHops(redirectHopsOf(id)));
         }
         frontier.offer(batch);
         print(out, "O", batch.stream().map(FrontierEntry::url).toList());
@@ -65,6 +68,15 @@ public final class KillWorker {
       }).start();
     }
     offers.join();
+  }
+
+  /** A third of the URLs are seeds (no via); the rest were found on a page of another host. */
+  static String viaOf(int id) {
+    return id % 3 == 0 ? null : "https://src" + id % 7 + ".com/page/" + id / 2;
+  }
+
+  static int redirectHopsOf(int id) {
+    return id % 5 == 0 ? 255 : id % 3;
   }
 
   private static void print(PrintStream out, String event, List<String> urls) {

@@ -26,16 +26,65 @@ class StoredLayoutTest {
   void queueKeyAndValueHaveThePinnedLayout() {
     byte[] key = QueuedUrl.key(3, utf8("a.com"), 0, 5);
     assertThat(HEX.formatHex(key)).isEqualTo("01" + "0003" + "612e636f6d" + "00" + "7f" + "0000000000000005");
-    byte[] value = QueuedUrl.value("https://a.com/", 2);
-    assertThat(HEX.formatHex(value)).isEqualTo("01" + "0002" + "68747470733a2f2f612e636f6d2f");
+    byte[] value = QueuedUrl.value("https://a.com/", 2, 0, null);
+    assertThat(HEX.formatHex(value)).isEqualTo("02" + "0002" + "00" + "0000" + "68747470733a2f2f612e636f6d2f");
+    byte[] withVia = QueuedUrl.value("https://a.com/", 2, 3, "http://b.io/");
+    assertThat(HEX.formatHex(withVia))
+        .isEqualTo("02" + "0002" + "03" + "000c" + "687474703a2f2f622e696f2f" + "68747470733a2f2f612e636f6d2f");
+  }
+
+  @Test
+  void queueValueOfVersionOneStillDecodesWithNoViaAndNoHops() {
+    // As the first frontier wrote it: [1][depth u16][url UTF-8]. Stores of running crawls hold these.
+    byte[] v1 = HEX.parseHex("01" + "0002" + "68747470733a2f2f612e636f6d2f");
+    QueuedUrl url = QueuedUrl.decode(QueuedUrl.key(3, utf8("a.com"), 0, 5), v1);
+    assertThat(url.url()).isEqualTo("https://a.com/");
+    assertThat(url.depth()).isEqualTo(2);
+    assertThat(url.redirectHops()).isZero();
+    assertThat(url.via()).isNull();
+    assertThat(url.priority()).isZero();
+    assertThat(url.seq()).isEqualTo(5);
+  }
+
+  @Test
+  void emptyViaIsStoredAsNoVia() {
+    assertThat(QueuedUrl.value("https://a.com/", 0, 0, "")).isEqualTo(QueuedUrl.value("https://a.com/", 0, 0, null));
+    assertThat(QueuedUrl.decode(QueuedUrl.key(0, utf8("a.com"), 0, 0), QueuedUrl.value("https://a.com/", 0, 0, ""))
+        .via()).isNull();
+  }
+
+  /** Lengths in UTF-8 bytes around the 2,048-byte cap; é is 2 bytes, 𝄞 (U+1D11E) is 4. */
+  @ParameterizedTest
+  @CsvSource({
+      // prefix ASCII bytes, character repeated, times, expected via bytes kept
+      "2048, '', 0, 2048",       // exactly the cap: kept whole
+      "2049, '', 0, 2048",       // one byte over: cut to the cap
+      "2047, é, 1, 2047",        // é would end at byte 2049: dropped whole, not halved
+      "2046, é, 1, 2048",        // é ends exactly at the cap
+      "2045, 𝄞, 1, 2045",        // a 4-byte character across the cap: dropped whole
+      "0, 𝄞, 600, 2048",         // 512 whole 4-byte characters
+      "1, é, 1500, 2047",        // 1 + 1,023 × 2
+  })
+  void viaLongerThanTheCapIsCutAtACharacterBoundary(int asciiBytes, String ch, int times, int kept) {
+    String via = "a".repeat(asciiBytes) + ch.repeat(times);
+    QueuedUrl url = QueuedUrl.decode(QueuedUrl.key(0, utf8("a.com"), 0, 0),
+        QueuedUrl.value("https://a.com/x", 7, 255, via));
+    assertThat(utf8(url.via())).hasSize(kept);
+    assertThat(via).startsWith(url.via());
+    assertThat(url.url()).isEqualTo("https://a.com/x");
+    assertThat(url.depth()).isEqualTo(7);
+    assertThat(url.redirectHops()).isEqualTo(255);
   }
 
   @Test
   void queueEntryRoundTrips() {
     byte[] key = QueuedUrl.key(65_535, utf8("bücher.de"), -128, Long.MAX_VALUE);
-    QueuedUrl url = QueuedUrl.decode(key, QueuedUrl.value("https://bücher.de/ä?q=1", 65_535));
+    QueuedUrl url = QueuedUrl.decode(key,
+        QueuedUrl.value("https://bücher.de/ä?q=1", 65_535, 255, "https://ü.de/ß"));
     assertThat(url.url()).isEqualTo("https://bücher.de/ä?q=1");
     assertThat(url.depth()).isEqualTo(65_535);
+    assertThat(url.redirectHops()).isEqualTo(255);
+    assertThat(url.via()).isEqualTo("https://ü.de/ß");
     assertThat(url.priority()).isEqualTo(-128);
     assertThat(url.seq()).isEqualTo(Long.MAX_VALUE);
     assertThat(url.partition()).isEqualTo(65_535);
@@ -49,8 +98,8 @@ class StoredLayoutTest {
         QueuedUrl.key(0, host, 0, 1), QueuedUrl.key(0, host, 0, 300), QueuedUrl.key(0, host, 9, 500),
         QueuedUrl.key(0, host, -1, 2)));
     keys.sort(Bytes::compare);
-    assertThat(keys).extracting(k -> QueuedUrl.decode(k, QueuedUrl.value("u", 0)).seq()).containsExactly(500L, 1L,
-        300L, 2L);
+    assertThat(keys).extracting(k -> QueuedUrl.decode(k, QueuedUrl.value("u", 0, 0, null)).seq())
+        .containsExactly(500L, 1L, 300L, 2L);
     byte[] start = QueuedUrl.hostStart(0, host);
     byte[] end = QueuedUrl.hostEnd(0, host);
     for (byte[] k : keys) {
@@ -119,10 +168,10 @@ class StoredLayoutTest {
     byte[] value = new HostState(false, 0, -1, 0, 0).encode();
     value[0] = 2;
     assertThatThrownBy(() -> HostState.decode(value)).hasMessageContaining("host state version (2) is not 1");
-    byte[] url = QueuedUrl.value("u", 0);
+    byte[] url = QueuedUrl.value("u", 0, 0, null);
     url[0] = 9;
     assertThatThrownBy(() -> QueuedUrl.decode(QueuedUrl.key(0, utf8("h"), 0, 0), url))
-        .hasMessageContaining("queue value version (9) is not 1");
+        .hasMessageContaining("queue value version (9) is not 1 or 2");
   }
 
   /** The partition is in every key: if the hash changed, hosts would be looked up in the wrong range. */
