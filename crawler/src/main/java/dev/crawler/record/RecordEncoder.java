@@ -1,16 +1,19 @@
 package dev.crawler.record;
 
+import com.google.common.net.InetAddresses;
 import dev.crawler.fetch.FetchResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.SequenceInputStream;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +62,11 @@ final class RecordEncoder {
   ByteBuffer encodeExchange(FetchResult result) throws IOException {
     out.reset();
     byte[] body = result.body() == null ? new byte[0] : result.body();
-    Instant date = result.startedAt() == null ? Instant.now() : result.startedAt();
+    // Milliseconds, as in the crawl log; some WARC readers choke on nanosecond fractions.
+    Instant date = (result.startedAt() == null ? Instant.now() : result.startedAt()).truncatedTo(ChronoUnit.MILLIS);
     UUID responseId = UUID.randomUUID();
     UUID requestId = UUID.randomUUID();
-    String ip = result.remoteIp() != null && com.google.common.net.InetAddresses.isInetAddress(result.remoteIp())
+    String ip = result.remoteIp() != null && InetAddresses.isInetAddress(result.remoteIp())
         ? result.remoteIp()
         : null;
     String warcProtocol = HttpBlocks.warcProtocol(result.protocol());
@@ -112,7 +116,7 @@ final class RecordEncoder {
   }
 
   /** The first record of every file: who wrote it and in which format. */
-  ByteBuffer encodeWarcinfo(String fileName, String software, String isPartOf) throws IOException {
+  ByteBuffer encodeWarcinfo(Instant date, String fileName, String software, String isPartOf) throws IOException {
     out.reset();
     Map<String, List<String>> fields = new LinkedHashMap<>();
     fields.put("software", List.of(software));
@@ -121,6 +125,7 @@ final class RecordEncoder {
     fields.put("isPartOf", List.of(isPartOf));
     writer.write(new Warcinfo.Builder()
         .version(MessageVersion.WARC_1_1)
+        .date(date.truncatedTo(ChronoUnit.MILLIS))
         .filename(fileName)
         .fields(fields)
         .build());
@@ -135,8 +140,8 @@ final class RecordEncoder {
     return Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head), new ByteArrayInputStream(body)));
   }
 
-  private static java.net.URI urn(UUID id) {
-    return java.net.URI.create("urn:uuid:" + id);
+  private static URI urn(UUID id) {
+    return URI.create("urn:uuid:" + id);
   }
 
   private static WarcDigest sha1(byte[]... parts) {

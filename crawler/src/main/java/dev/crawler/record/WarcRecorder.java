@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -148,7 +149,8 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private WarcFile openNext() {
-    String name = String.format("%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(clock.instant()), nextSequence++);
+    Instant now = clock.instant();
+    String name = String.format("%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(now), nextSequence++);
     Path path = dir.resolve(name);
     WarcFile file;
     try {
@@ -158,7 +160,7 @@ public final class WarcRecorder implements AutoCloseable {
     }
     RecordEncoder encoder = borrowEncoder();
     try {
-      file.append(encoder.encodeWarcinfo(name, software, filePrefix));
+      file.append(encoder.encodeWarcinfo(now, name, software, filePrefix));
     } catch (IOException e) {
       current = file;
       throw fail("Cannot write WARC file " + file.openPath(), e);

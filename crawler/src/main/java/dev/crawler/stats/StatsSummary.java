@@ -37,6 +37,7 @@ final class StatsSummary {
       }
     }
     StringJoiner links = new StringJoiner(", ", "  links " + grouped(s.linksTotal()) + ": ", "");
+    links.setEmptyValue("  links 0");
     for (LinkVerdict verdict : LinkVerdict.values()) {
       if (s.links(verdict) > 0) {
         links.add(verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " " + grouped(s.links(verdict)));

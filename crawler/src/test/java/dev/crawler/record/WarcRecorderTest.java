@@ -60,6 +60,7 @@ class WarcRecorderTest {
 
     Warcinfo info = (Warcinfo) records.get(0).record();
     assertThat(info.filename()).contains(onlyFile().getFileName().toString());
+    assertThat(info.date()).isEqualTo(CLOCK.instant());
     assertThat(records.get(0).payload()).asString(StandardCharsets.UTF_8)
         .contains("software: " + SOFTWARE + "\r\n", "format: WARC File Format 1.1\r\n");
 
@@ -118,6 +119,26 @@ class WarcRecorderTest {
         Accept-Encoding: gzip\r
         \r
         """);
+  }
+
+  @Test
+  void everyBlockDigestMatchesTheBlockAsWritten() throws IOException {
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(response("http://127.0.0.1:8080/a", "<p>one</p>".getBytes(StandardCharsets.UTF_8)));
+      recorder.record(response("http://127.0.0.1:8080/b", new byte[0]));
+    }
+
+    int checked = 0;
+    try (WarcReader reader = new WarcReader(onlyFile())) {
+      reader.calculateBlockDigest();
+      for (WarcRecord record : reader) {
+        if (record.blockDigest().isPresent()) {
+          assertThat(record.calculatedBlockDigest()).as(record.type()).isEqualTo(record.blockDigest());
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).isEqualTo(4);
   }
 
   @Test

@@ -83,7 +83,7 @@ class StatsReporterTest {
         "Crawl summary: 2 pages in 1s, avg 2.0 pages/s, 1.0 kB kept, 2xx 100% 3xx 0% 4xx 0% 5xx 0%",
         "  FETCHED                         1   50.0%",
         "  TIMEOUT                         1   50.0%",
-        "  links 0: ; robots.txt fetches 0");
+        "  links 0; robots.txt fetches 0");
   }
 
   @Test
