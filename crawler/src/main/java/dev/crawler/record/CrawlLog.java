@@ -1,0 +1,132 @@
+package dev.crawler.record;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The crawl log: one {@link CrawlLogEntry} line per URL taken from the frontier, appended to
+ * one UTF-8 file. A resumed crawl appends to the same file; if the previous crawl was killed in
+ * the middle of a line, that cut line is ended first, so it stays one bad line instead of
+ * spoiling the first new one.
+ *
+ * <p>Thread-safe and buffered. The buffer is flushed when it fills, on {@link #flush()}, and when
+ * a line comes more than a second after the last flush, so a kill -9 loses at most about a
+ * second of lines. I/O failures throw {@link UncheckedIOException} naming the file.
+ */
+public final class CrawlLog implements AutoCloseable {
+  private static final long FLUSH_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final Path file;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Writer out;
+  private long lastFlushNanos = System.nanoTime();
+  private boolean closed;
+
+  public CrawlLog(Path file) {
+    this.file = Objects.requireNonNull(file, "file");
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      boolean endsCut = endsWithoutLineBreak(file);
+      out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file, StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND, StandardOpenOption.WRITE), StandardCharsets.UTF_8), 64 * 1024);
+      if (endsCut) {
+        out.write('\n');
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open crawl log " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  public void log(CrawlLogEntry entry) {
+    String line = entry.format();
+    lock.lock();
+    try {
+      checkOpen();
+      out.write(line);
+      out.write('\n');
+      long now = System.nanoTime();
+      if (now - lastFlushNanos > FLUSH_EVERY_NANOS) {
+        out.flush();
+        lastFlushNanos = now;
+      }
+    } catch (IOException e) {
+      throw failure(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public void flush() {
+    lock.lock();
+    try {
+      checkOpen();
+      out.flush();
+      lastFlushNanos = System.nanoTime();
+    } catch (IOException e) {
+      throw failure(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Flushes and closes the file. A second call does nothing. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      out.close();
+    } catch (IOException e) {
+      throw failure(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Crawl log " + file + " is closed");
+    }
+  }
+
+  private UncheckedIOException failure(IOException e) {
+    return new UncheckedIOException("Cannot write crawl log " + file + ": " + e.getMessage(), e);
+  }
+
+  private static boolean endsWithoutLineBreak(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return false;
+    }
+    try (SeekableByteChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (channel.size() == 0) {
+        return false;
+      }
+      ByteBuffer last = ByteBuffer.allocate(1);
+      channel.position(channel.size() - 1).read(last);
+      return last.get(0) != '\n';
+    }
+  }
+}

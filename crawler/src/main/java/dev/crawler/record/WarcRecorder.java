@@ -1,0 +1,234 @@
+package dev.crawler.record;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import dev.crawler.fetch.FetchResult;
+import dev.crawler.fetch.FetchStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes every fetch that got a response to WARC 1.1 files: a response record (status line and
+ * headers as received, body as kept) and a request record (the headers sent), each gzip-compressed
+ * on its own. Fetches that got no response write nothing; the crawl log has them.
+ *
+ * <p>Files are named {@code <prefix>-<yyyyMMddHHmmss>-<seq>.warc.gz} (UTC time the file was
+ * opened, a five-digit sequence that continues past the files already in the directory, so a
+ * resumed crawl never overwrites). Each starts with a warcinfo record, is written as
+ * {@code <name>.open}, and gets its name when it is closed: when the next exchange would take it
+ * past {@code maxFileBytes} (a file holds at least one exchange, so one bigger than the limit
+ * still gets written), or at {@link #close()}. No file is created until the first exchange.
+ *
+ * <p>Thread-safe: records are compressed on the calling thread and appended under a lock, an
+ * exchange's two records together. An I/O failure (a full disk) is thrown as an
+ * {@link UncheckedIOException} naming the file, and every later call throws it again: the crawl
+ * should stop, and the {@code .open} file keeps every record written before the failure.
+ */
+public final class WarcRecorder implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WarcRecorder.class);
+  private static final DateTimeFormatter FILE_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+  private final Path dir;
+  private final String filePrefix;
+  private final long maxFileBytes;
+  private final String software;
+  private final WarcFile.Opener opener;
+  private final InstantSource clock;
+  private final ConcurrentLinkedQueue<RecordEncoder> encoders = new ConcurrentLinkedQueue<>();
+  /** ReentrantLock, not synchronized: a virtual thread blocked on file I/O would pin its carrier. */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  // Guarded by lock.
+  private WarcFile current;
+  private int nextSequence;
+  private boolean closed;
+  private UncheckedIOException failure;
+
+  public WarcRecorder(Path dir, String filePrefix, long maxFileBytes, String software) {
+    this(dir, filePrefix, maxFileBytes, software, WarcFile.Opener.FILES, InstantSource.system());
+  }
+
+  WarcRecorder(Path dir, String filePrefix, long maxFileBytes, String software, WarcFile.Opener opener,
+      InstantSource clock) {
+    checkArgument(maxFileBytes > 0, "WARC max file size (%s bytes) must be > 0", maxFileBytes);
+    checkArgument(filePrefix != null && !filePrefix.isBlank() && filePrefix.indexOf('/') < 0
+        && filePrefix.indexOf('\\') < 0, "WARC file prefix (%s) must be a non-blank file name", filePrefix);
+    this.dir = Objects.requireNonNull(dir, "dir");
+    this.filePrefix = filePrefix;
+    this.maxFileBytes = maxFileBytes;
+    this.software = Objects.requireNonNull(software, "software");
+    this.opener = opener;
+    this.clock = clock;
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the WARC directory " + dir + ": " + e, e);
+    }
+    this.nextSequence = firstFreeSequence();
+  }
+
+  /** Writes the request and response records of a fetch that got a response; ignores the rest. */
+  public void record(FetchResult result) {
+    Objects.requireNonNull(result, "result");
+    if (result.status() != FetchStatus.RESPONSE) {
+      return;
+    }
+    RecordEncoder encoder = borrowEncoder();
+    try {
+      ByteBuffer records;
+      try {
+        records = encoder.encodeExchange(result);
+      } catch (IOException e) {
+        // In-memory encoding has no I/O to fail; a failure here is jwarc refusing the input.
+        throw new IllegalStateException("Cannot encode WARC records for " + result.url() + ": " + e, e);
+      }
+      append(records);
+    } finally {
+      returnEncoder(encoder);
+    }
+  }
+
+  /** Finishes and renames the current file. A second call does nothing. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (current != null && failure == null) {
+        finishCurrent();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void append(ByteBuffer records) {
+    lock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("WarcRecorder for " + dir + " is closed; record() must come before close()");
+      }
+      if (failure != null) {
+        throw new UncheckedIOException("WARC writing stopped after an earlier failure: " + failure.getMessage(),
+            failure.getCause());
+      }
+      if (current != null && current.exchanges() > 0 && current.size() + records.remaining() > maxFileBytes) {
+        finishCurrent();
+      }
+      if (current == null) {
+        current = openNext();
+      }
+      try {
+        current.append(records);
+        current.countExchange();
+      } catch (IOException e) {
+        throw fail("Cannot write WARC file " + current.openPath(), e);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private WarcFile openNext() {
+    Instant now = clock.instant();
+    String name = String.format("%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(now), nextSequence++);
+    Path path = dir.resolve(name);
+    WarcFile file;
+    try {
+      file = WarcFile.create(path, opener);
+    } catch (IOException e) {
+      throw fail("Cannot create WARC file " + path + WarcFile.OPEN_SUFFIX, e);
+    }
+    RecordEncoder encoder = borrowEncoder();
+    try {
+      file.append(encoder.encodeWarcinfo(now, name, software, filePrefix));
+    } catch (IOException e) {
+      current = file;
+      throw fail("Cannot write WARC file " + file.openPath(), e);
+    } finally {
+      returnEncoder(encoder);
+    }
+    log.debug("Writing {}", file.openPath());
+    return file;
+  }
+
+  private void finishCurrent() {
+    WarcFile file = current;
+    try {
+      file.finish();
+      current = null;
+      log.debug("Finished {} ({} exchanges, {} bytes)", file.finalPath(), file.exchanges(), file.size());
+    } catch (IOException e) {
+      throw fail("Cannot finish WARC file " + file.openPath(), e);
+    }
+  }
+
+  /** Remembers the failure (every later call throws it again) and closes the damaged file as it is. */
+  private UncheckedIOException fail(String what, IOException cause) {
+    failure = new UncheckedIOException(what + ": " + cause.getMessage(), cause);
+    if (current != null) {
+      current.abandon();
+      log.warn("WARC writing stopped: {}. {} keeps the records written before; its last one may be cut.",
+          failure.getMessage(), current.openPath());
+      current = null;
+    }
+    return failure;
+  }
+
+  private RecordEncoder borrowEncoder() {
+    RecordEncoder encoder = encoders.poll();
+    return encoder != null ? encoder : new RecordEncoder();
+  }
+
+  private void returnEncoder(RecordEncoder encoder) {
+    if (encoder.worthKeeping()) {
+      encoders.offer(encoder);
+    }
+  }
+
+  /** One past the highest sequence number of this prefix in the directory, so files are never overwritten. */
+  private int firstFreeSequence() {
+    Pattern ours = Pattern.compile(Pattern.quote(filePrefix) + "-\\d{14}-(\\d{5,9})\\.warc\\.gz(\\.open)?");
+    int next = 0;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path file : files) {
+        Matcher m = ours.matcher(file.getFileName().toString());
+        if (m.matches()) {
+          next = Math.max(next, Integer.parseInt(m.group(1)) + 1);
+          if (m.group(2) != null) {
+            log.warn("{} was left open by an earlier crawl that did not stop cleanly; its records are "
+                + "readable up to the last complete one. Keep it as it is or rename it without {}.",
+                file, WarcFile.OPEN_SUFFIX);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the WARC directory " + dir + ": " + e, e);
+    }
+    return next;
+  }
+
+  @Override
+  public String toString() {
+    return "WarcRecorder[" + dir.resolve(filePrefix) + "-*.warc.gz, max " + maxFileBytes + " bytes]";
+  }
+}

@@ -1,0 +1,90 @@
+package dev.crawler.stats;
+
+import dev.crawler.record.CrawlOutcome;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The crawl's own counters, updated by every fetch worker. Each update is a few
+ * {@link LongAdder} increments, which do not contend the way one shared atomic would.
+ *
+ * <p>A {@link #snapshot()} reads the counters one after another, not all at one instant: a
+ * page counted while the snapshot is taken may be in {@code pages} and not yet in
+ * {@code outcomes}. Each counter is exact; sums of them may be off by the updates in flight.
+ */
+public final class CrawlStats {
+  private static final CrawlOutcome[] OUTCOMES = CrawlOutcome.values();
+  private static final LinkVerdict[] VERDICTS = LinkVerdict.values();
+  /** 1xx..5xx at 0..4, anything else at 5. */
+  private static final int OTHER_STATUS = 5;
+
+  private final LongAdder pages = new LongAdder();
+  private final LongAdder bytes = new LongAdder();
+  private final LongAdder robotsFetches = new LongAdder();
+  private final LongAdder[] outcomes = adders(OUTCOMES.length);
+  private final LongAdder[] statusClasses = adders(OTHER_STATUS + 1);
+  private final LongAdder[] links = adders(VERDICTS.length);
+  private volatile StatsSnapshot restored = StatsSnapshot.EMPTY;
+
+  /**
+   * One URL taken from the frontier and what happened to it.
+   *
+   * @param httpStatus the response's status code, 0 without a response
+   * @param bytes body bytes kept
+   */
+  public void page(CrawlOutcome outcome, int httpStatus, long bytes) {
+    outcomes[outcome.ordinal()].increment();
+    pages.increment();
+    if (bytes > 0) {
+      this.bytes.add(bytes);
+    }
+    if (httpStatus > 0) {
+      statusClasses[httpStatus >= 100 && httpStatus <= 599 ? httpStatus / 100 - 1 : OTHER_STATUS].increment();
+    }
+  }
+
+  /** One discovered URL (outlink, redirect target, sitemap URL, seed) and what happened to it. */
+  public void link(LinkVerdict verdict) {
+    links[verdict.ordinal()].increment();
+  }
+
+  public void robotsFetch() {
+    robotsFetches.increment();
+  }
+
+  /** The totals now, restored ones included. */
+  public StatsSnapshot snapshot() {
+    Map<CrawlOutcome, Long> byOutcome = new EnumMap<>(CrawlOutcome.class);
+    for (CrawlOutcome outcome : OUTCOMES) {
+      byOutcome.put(outcome, outcomes[outcome.ordinal()].sum());
+    }
+    Map<LinkVerdict, Long> byVerdict = new EnumMap<>(LinkVerdict.class);
+    for (LinkVerdict verdict : VERDICTS) {
+      byVerdict.put(verdict, links[verdict.ordinal()].sum());
+    }
+    StatsSnapshot.StatusClasses statuses = new StatsSnapshot.StatusClasses(statusClasses[0].sum(),
+        statusClasses[1].sum(), statusClasses[2].sum(), statusClasses[3].sum(), statusClasses[4].sum(),
+        statusClasses[OTHER_STATUS].sum());
+    StatsSnapshot own = new StatsSnapshot(pages.sum(), bytes.sum(), byOutcome, statuses, byVerdict,
+        robotsFetches.sum());
+    return restored.plus(own);
+  }
+
+  /**
+   * Continues the totals of an earlier run of the same crawl: later snapshots add this one's
+   * counters to the restored ones. A second call replaces the first.
+   */
+  public void restore(StatsSnapshot previous) {
+    restored = Objects.requireNonNull(previous, "previous");
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] adders = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      adders[i] = new LongAdder();
+    }
+    return adders;
+  }
+}

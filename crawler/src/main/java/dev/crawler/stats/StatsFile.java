@@ -1,0 +1,88 @@
+package dev.crawler.stats;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.crawler.dedup.UrlSeenStats;
+import dev.crawler.frontier.FrontierStats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The contents of stats.json: the crawl's counters, the frontier's and the URL-seen service's,
+ * and the rates, pretty-printed so a person (or {@code jq}) can read it during the crawl.
+ *
+ * <p>Written whole to a temporary file beside it, forced to disk, and moved over it with
+ * {@code ATOMIC_MOVE}: a reader, or a crawl resumed after kill -9 or a power cut, sees the old
+ * file or the new one, never half of one. {@code format} is the layout's version; readers ignore
+ * fields they do not know.
+ *
+ * @param format layout version, {@value #FORMAT}
+ * @param time when the numbers were taken, ISO-8601 UTC
+ * @param runSeconds seconds since this run started
+ * @param pagesPerSecond over the last interval
+ * @param averagePagesPerSecond over this run
+ * @param crawl the crawl's counters, totals of every run
+ * @param frontier null if there was none
+ * @param seen null if there was none
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonPropertyOrder({"format", "time", "runSeconds", "pagesPerSecond", "averagePagesPerSecond", "crawl", "frontier",
+    "seen"})
+record StatsFile(int format, String time, double runSeconds, double pagesPerSecond, double averagePagesPerSecond,
+    StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+
+  static final int FORMAT = 1;
+
+  static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
+      .build();
+
+  StatsFile {
+    crawl = crawl == null ? StatsSnapshot.EMPTY : crawl;
+  }
+
+  static StatsFile of(Sample start, Sample previous, Sample now) {
+    return new StatsFile(FORMAT, now.time().toString(),
+        java.time.Duration.between(start.time(), now.time()).toMillis() / 1000.0,
+        round(now.pagesPerSecondSince(previous)), round(now.pagesPerSecondSince(start)), now.crawl(), now.frontier(),
+        now.seen());
+  }
+
+  void writeAtomically(Path file) throws IOException {
+    byte[] bytes = JSON.writeValueAsBytes(this);
+    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+      out.force(true);
+    }
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  static StatsFile read(Path file) {
+    try {
+      return JSON.readValue(file.toFile(), StatsFile.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read stats file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static double round(double rate) {
+    return Math.round(rate * 100) / 100.0;
+  }
+}
