@@ -1,6 +1,7 @@
 package dev.crawler.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,9 +16,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import mockwebserver3.Dispatcher;
@@ -609,7 +610,7 @@ class FetcherTest {
     fetcher.close();
     fetcher.close(); // twice is fine
 
-    org.assertj.core.api.Assertions.assertThatIllegalStateException().isThrownBy(() -> fetcher.fetch(url("/")))
+    assertThatIllegalStateException().isThrownBy(() -> fetcher.fetch(url("/")))
         .withMessageContaining("closed");
   }
 

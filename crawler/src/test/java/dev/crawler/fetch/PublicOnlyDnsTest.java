@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import com.google.common.net.InetAddresses;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.List;
 import okhttp3.Dns;
 import org.junit.jupiter.api.Test;
 
 class PublicOnlyDnsTest {
   private static Dns answering(String... addresses) {
-    return host -> java.util.Arrays.stream(addresses).map(InetAddresses::forString).toList();
+    return host -> Arrays.stream(addresses).map(InetAddresses::forString).toList();
   }
 
   @Test

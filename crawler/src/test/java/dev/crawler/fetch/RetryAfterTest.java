@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import okhttp3.Headers;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -37,7 +38,7 @@ class RetryAfterTest {
     assertThat(wait).isEqualTo(expectedSeconds == null ? null : Duration.ofSeconds(expectedSeconds));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void noHeaderIsNoWait() {
     assertThat(RetryAfter.parse(Headers.EMPTY, NOW)).isNull();
   }

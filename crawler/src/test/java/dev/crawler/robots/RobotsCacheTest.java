@@ -5,6 +5,7 @@ import static dev.crawler.robots.HostRobots.Availability.FOUND;
 import static dev.crawler.robots.HostRobots.Availability.UNAVAILABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.Fetcher;
@@ -421,7 +422,7 @@ class RobotsCacheTest {
       }
     });
 
-    org.assertj.core.api.Assertions.assertThatIllegalStateException()
+    assertThatIllegalStateException()
         .isThrownBy(() -> cache.forUrl(url("site.test", "/")));
     fail[0] = false;
 
