@@ -1,0 +1,104 @@
+package dev.crawler.fetch;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.ProtocolException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
+
+/**
+ * A failed exchange as the crawl records it: a status to count and a short cause to read in
+ * the crawl log. Causes are one line and never a stack trace: a bad server is expected.
+ */
+record FetchFailure(FetchStatus status, String cause) {
+  private static final int MAX_CAUSE_LENGTH = 160;
+
+  /**
+   * Classifies an OkHttp failure. Order matters: OkHttp's own exceptions are subclasses of the
+   * JDK's (a call timeout is an {@link InterruptedIOException}, a private address an
+   * {@link UnknownHostException}), so the narrow cases come first.
+   *
+   * @param callTimedOut true when the whole-call timeout fired (OkHttp cancels the call then)
+   * @param options for the timeouts to name in the cause
+   */
+  static FetchFailure of(IOException e, boolean callTimedOut, FetcherOptions options) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    String lower = message.toLowerCase(Locale.ROOT);
+    if (e instanceof PublicOnlyDns.PrivateAddressException) {
+      return failure(FetchStatus.PRIVATE_ADDRESS, message);
+    }
+    if (callTimedOut) {
+      return failure(FetchStatus.TIMEOUT, "total timeout of " + text(options.totalTimeout()) + " passed");
+    }
+    if (e instanceof SocketTimeoutException) {
+      return lower.contains("connect")
+          ? failure(FetchStatus.TIMEOUT, "connect timed out after " + text(options.connectTimeout()))
+          : failure(FetchStatus.TIMEOUT, "no data for " + text(options.readTimeout()) + " (read timeout)");
+    }
+    if (e instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
+      return failure(FetchStatus.IO_ERROR, "interrupted");
+    }
+    if (e instanceof InterruptedIOException && lower.equals("timeout")) {
+      return failure(FetchStatus.TIMEOUT, "total timeout of " + text(options.totalTimeout()) + " passed");
+    }
+    if (e instanceof UnknownHostException) {
+      return failure(FetchStatus.DNS_FAILURE, "host not found: " + message);
+    }
+    if (e instanceof ConnectException) {
+      return failure(FetchStatus.CONNECTION_REFUSED, message);
+    }
+    if (e instanceof SSLException) {
+      return failure(FetchStatus.TLS_FAILURE, message);
+    }
+    if (e instanceof NoRouteToHostException) {
+      return failure(FetchStatus.IO_ERROR, message);
+    }
+    if (e instanceof SocketException && (lower.contains("reset") || lower.contains("broken pipe"))) {
+      return failure(FetchStatus.CONNECTION_RESET, message);
+    }
+    if (e instanceof ProtocolException) {
+      // Bad status line, bad chunk header, or "unexpected end of stream": a body shorter than
+      // its Content-Length or a chunked body without its last chunk.
+      return failure(FetchStatus.PROTOCOL_ERROR, message);
+    }
+    if (e instanceof EOFException || lower.startsWith("unexpected end of stream")) {
+      // OkHttp's words for a connection closed before the status line and headers arrived.
+      return failure(FetchStatus.CONNECTION_RESET, "connection closed before the response headers");
+    }
+    return failure(FetchStatus.IO_ERROR, e.getClass().getSimpleName() + ": " + message);
+  }
+
+  static FetchFailure badEncoding(IOException e) {
+    return failure(FetchStatus.PROTOCOL_ERROR, "bad gzip body: " + e.getMessage());
+  }
+
+  static FetchFailure unsupportedUrl(String why) {
+    return failure(FetchStatus.UNSUPPORTED_URL, why);
+  }
+
+  static FetchFailure privateAddress(String host) {
+    return failure(FetchStatus.PRIVATE_ADDRESS, host + " is a private address");
+  }
+
+  private static FetchFailure failure(FetchStatus status, String cause) {
+    String oneLine = cause.replaceAll("\\s+", " ").trim();
+    return new FetchFailure(status, oneLine.length() <= MAX_CAUSE_LENGTH
+        ? oneLine : oneLine.substring(0, MAX_CAUSE_LENGTH - 3) + "...");
+  }
+
+  /** "300ms", "10s", "1.5s": how people write a timeout. */
+  private static String text(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis < 1000) {
+      return millis + "ms";
+    }
+    return millis % 1000 == 0 ? millis / 1000 + "s" : millis / 1000.0 + "s";
+  }
+}

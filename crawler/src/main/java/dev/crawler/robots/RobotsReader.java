@@ -1,0 +1,111 @@
+package dev.crawler.robots;
+
+import static dev.crawler.robots.HostRobots.Availability.ALLOW_ALL;
+import static dev.crawler.robots.HostRobots.Availability.FOUND;
+import static dev.crawler.robots.HostRobots.Availability.UNAVAILABLE;
+
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import dev.crawler.fetch.FetchResult;
+import dev.crawler.fetch.FetchStatus;
+import dev.crawler.fetch.Fetcher;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches and reads one host's robots.txt as RFC 9309 section 2.3 says: follow up to five
+ * redirects, parse at most the first 512 KiB, treat 4xx as "no robots.txt" and 5xx or no
+ * answer as "disallow everything for now". Never throws for anything the server sends: the
+ * parser takes any bytes.
+ */
+final class RobotsReader {
+  private static final Logger log = LoggerFactory.getLogger(RobotsReader.class);
+
+  /** RFC 9309 2.3.1.2: "crawlers SHOULD follow at least five consecutive redirects". */
+  static final int MAX_REDIRECTS = 5;
+  /** RFC 9309 2.5: "crawlers SHOULD impose a parsing limit ... at least 500 kibibytes". */
+  static final long MAX_ROBOTS_BYTES = 512 * 1024;
+
+  private final Fetcher fetcher;
+  private final List<String> agentNames;
+  private final InstantSource clock;
+  private final Consumer<FetchResult> onFetch;
+  private final SimpleRobotRulesParser parser;
+  private final AtomicLong fetches = new AtomicLong();
+
+  RobotsReader(Fetcher fetcher, String agentName, InstantSource clock, Consumer<FetchResult> onFetch) {
+    this.fetcher = fetcher;
+    this.agentNames = List.of(agentName);
+    this.clock = clock;
+    this.onFetch = onFetch;
+    // No crawl-delay ceiling in the parser: above it, it would disallow the whole host; the
+    // crawl's politeness caps the delay instead. No per-line warnings: a garbage robots.txt is
+    // common and says nothing the operator can act on (the parser still logs one line).
+    this.parser = new SimpleRobotRulesParser(Long.MAX_VALUE, 0);
+  }
+
+  long fetches() {
+    return fetches.get();
+  }
+
+  /** @param robotsUrl {@code scheme://host:port/robots.txt} */
+  HostRobots read(String robotsUrl) {
+    String target = robotsUrl;
+    for (int redirects = 0; ; redirects++) {
+      FetchResult result = fetcher.fetchAnyType(target, MAX_ROBOTS_BYTES);
+      fetches.incrementAndGet();
+      onFetch.accept(result);
+      if (!result.isRedirect()) {
+        return interpret(result);
+      }
+      if (redirects == MAX_REDIRECTS) {
+        return unavailable("more than " + MAX_REDIRECTS + " redirects");
+      }
+      if (result.location() == null) {
+        return unavailable(result.httpStatus() + " redirect without a usable Location");
+      }
+      target = result.location();
+    }
+  }
+
+  private HostRobots interpret(FetchResult result) {
+    if (result.status() != FetchStatus.RESPONSE) {
+      return unavailable(result.status() + ": " + result.cause());
+    }
+    int code = result.httpStatus();
+    if (code >= 200 && code < 300) {
+      BaseRobotRules rules;
+      try {
+        rules = parser.parseContent(result.url(), result.body(), result.contentType(), agentNames);
+      } catch (RuntimeException e) {
+        // The parser takes any bytes; if it ever fails, err on the side of not crawling.
+        log.warn("robots.txt parser failed on {}: {}; the host waits as if robots.txt were unavailable",
+            result.url(), e.toString());
+        return unavailable("parser failed: " + e.getClass().getSimpleName());
+      }
+      long delay = rules.getCrawlDelay();
+      Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? null : Duration.ofMillis(delay);
+      return new HostRobots(FOUND, rules, crawlDelay, rules.getSitemaps(), clock.instant(), null);
+    }
+    // RFC 9309 2.3.1.3 lets a 4xx mean "no robots.txt"; a 429 asks us to slow down, and a
+    // crawler that read it as "allow all" would do the opposite.
+    if (code >= 400 && code < 500 && code != 429) {
+      return new HostRobots(ALLOW_ALL, new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), null, List.of(),
+          clock.instant(), null);
+    }
+    return unavailable("HTTP " + code);
+  }
+
+  private HostRobots unavailable(String cause) {
+    SimpleRobotRules none = new SimpleRobotRules(RobotRulesMode.ALLOW_NONE);
+    none.setDeferVisits(true);
+    return new HostRobots(UNAVAILABLE, none, null, List.of(), clock.instant(), cause);
+  }
+}
