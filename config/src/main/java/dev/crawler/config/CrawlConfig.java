@@ -122,7 +122,7 @@ public final class CrawlConfig {
       String where = settings.isSet(CRAWL_USER_AGENT_NAME) ? "is empty" : "is not set";
       throw new ConfigException(source, List.of(new ConfigProblem(settings.line(CRAWL_USER_AGENT_NAME),
           CRAWL_USER_AGENT_NAME.path(), where + "; a crawl must name itself to the servers it visits, "
-              + "such as 'examplebot' (letters, digits, '-' and '_')")));
+              + "such as 'examplebot' (letters, '-' and '_')")));
     }
   }
 

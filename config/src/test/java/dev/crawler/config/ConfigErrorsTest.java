@@ -48,7 +48,7 @@ class ConfigErrorsTest {
     assertThatThrownBy(() -> CrawlConfig.defaults().requireReadyToCrawl())
         .isInstanceOf(ConfigException.class)
         .hasMessage("defaults: crawl.user-agent.name: is not set; a crawl must name itself to the servers it "
-            + "visits, such as 'examplebot' (letters, digits, '-' and '_')");
+            + "visits, such as 'examplebot' (letters, '-' and '_')");
     CrawlConfig empty = ConfigLoader.parse("crawl:\n  user-agent:\n    name: ''\n", "crawl.yaml", BASE);
     assertThatThrownBy(empty::requireReadyToCrawl)
         .hasMessageStartingWith("crawl.yaml:3: crawl.user-agent.name: is empty; a crawl must name itself");

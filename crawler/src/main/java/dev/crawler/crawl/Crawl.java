@@ -141,7 +141,7 @@ public final class Crawl implements AutoCloseable {
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
-      before.ifPresent(s -> budget.restore(s.fetchAttempts()));
+      before.ifPresent(s -> budget.restore(fetchAttempts(s)));
       LinkIntake intake = new LinkIntake(new UrlNormalizer(CrawlSetup.normalizer(config)), scope, seen, frontier, stats);
       List<String> seeds = admitSeeds(seedLines, intake, scope);
 
@@ -200,6 +200,12 @@ public final class Crawl implements AutoCloseable {
       throw new CrawlStartException("no usable seed URL: give at least one http(s) URL in the seed file");
     }
     return seeds;
+  }
+
+  /** Pages the budget has already granted: every settled URL but those stopped before a request. */
+  static long fetchAttempts(StatsSnapshot s) {
+    return s.pages() - s.outcome(CrawlOutcome.ROBOTS_DENIED) - s.outcome(CrawlOutcome.ROBOTS_UNAVAILABLE)
+        - s.outcome(CrawlOutcome.BUDGET_EXCEEDED);
   }
 
   /** Every robots.txt fetch goes to the WARC files, the crawl log and the stats like a page. */

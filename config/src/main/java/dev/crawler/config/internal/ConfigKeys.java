@@ -38,7 +38,8 @@ public final class ConfigKeys {
   private ConfigKeys() {}
 
   // The checks' patterns come first: the keys below call the checks while they are built.
-  private static final Pattern PRODUCT_TOKEN = Pattern.compile("[A-Za-z0-9_-]*");
+  // RFC 9309 2.2.1: a product token has letters, "_" and "-" only (crawler-commons refuses digits).
+  private static final Pattern PRODUCT_TOKEN = Pattern.compile("[A-Za-z_-]*");
   private static final Pattern MEDIA_TYPE = Pattern.compile("(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]*))");
   private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9_.*\\[\\]-]+");
 
@@ -66,7 +67,7 @@ public final class ConfigKeys {
   public static final ConfigKey<Path> CRAWL_DATA_DIR = ConfigKey.of("crawl.data-dir", path(), "crawl-data",
       "Folder for the crawl's state (frontier, filter, exact store), WARC files and logs.");
   public static final ConfigKey<String> CRAWL_USER_AGENT_NAME = ConfigKey.of("crawl.user-agent.name",
-      text("empty, or letters, digits, '-' and '_' (a robots.txt product token)", ConfigKeys::agentNameProblem), "",
+      text("empty, or letters, '-' and '_' (a robots.txt product token)", ConfigKeys::agentNameProblem), "",
       "Your crawler's name, sent in User-Agent and matched against robots.txt groups. Required for a crawl.");
   public static final ConfigKey<String> CRAWL_USER_AGENT_CONTACT = ConfigKey.of("crawl.user-agent.contact-url",
       text("empty, or an http(s) or mailto URL", ConfigKeys::contactProblem), "",
@@ -200,7 +201,7 @@ public final class ConfigKeys {
 
 
   static String agentNameProblem(String name) {
-    return PRODUCT_TOKEN.matcher(name).matches() ? null : "has characters other than letters, digits, '-' and '_'";
+    return PRODUCT_TOKEN.matcher(name).matches() ? null : "has characters other than letters, '-' and '_'";
   }
 
   static String contactProblem(String url) {
