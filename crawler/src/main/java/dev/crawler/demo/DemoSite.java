@@ -211,7 +211,7 @@ public final class DemoSite implements AutoCloseable {
     return switch (route.kind()) {
       case PAGE -> Response.of(200, HTML, renderer.page(h, route.id()));
       case REDIRECT -> {
-        String location = graph.url(h, LinkGraph.pagePath(graph.redirectTarget(h, route.id())));
+        String location = graph.url(h, graph.path(graph.redirectTarget(h, route.id())));
         yield new Response(301, HTML, PageRenderer.statusPage(301, "Moved permanently", "This page moved."), location);
       }
       case ERROR -> Response.of(500, HTML,

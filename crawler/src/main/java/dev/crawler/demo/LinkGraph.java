@@ -94,6 +94,10 @@ final class LinkGraph {
   private final String[] origins;
   private final int[] seedHosts;
   private final int[] nonSeedHosts;
+  /** Paths of page ids, shared by all hosts: links name pages by path on every request. */
+  private final String[] paths;
+
+  private static final int CACHED_PATHS = 1 << 16;
 
   LinkGraph(DemoSiteSpec spec, int port) {
     this.spec = spec;
@@ -110,6 +114,11 @@ final class LinkGraph {
     }
     this.seedHosts = seeds.stream().mapToInt(Integer::intValue).toArray();
     this.nonSeedHosts = others.stream().mapToInt(Integer::intValue).toArray();
+    int maxPages = hosts.stream().mapToInt(DemoHost::pages).max().orElse(0);
+    this.paths = new String[Math.min(maxPages, CACHED_PATHS)];
+    for (int id = 0; id < paths.length; id++) {
+      paths[id] = pagePath(id);
+    }
   }
 
   DemoSiteSpec spec() {
@@ -174,12 +183,17 @@ final class LinkGraph {
     return id == 0 ? "/" : "/docs/" + SECTIONS[id % SECTIONS.length] + "/page-" + id + ".html";
   }
 
+  /** {@link #pagePath}, from a table for the first {@value #CACHED_PATHS} ids (about 60 bytes each). */
+  String path(int id) {
+    return id < paths.length ? paths[id] : pagePath(id);
+  }
+
   /** Paths the sitemap lists: every page of the host, orphans included. */
   List<String> sitemapPaths(int h) {
     int pages = hosts.get(h).pages();
     List<String> paths = new ArrayList<>(pages);
     for (int id = 0; id < pages; id++) {
-      paths.add(pagePath(id));
+      paths.add(path(id));
     }
     return paths;
   }
@@ -239,7 +253,7 @@ final class LinkGraph {
       return -1;
     }
     int id = parseIndex(path.substring(0, path.length() - ".html".length()), dash + "/page-".length());
-    return id > 0 && id < hosts.get(h).pages() && path.equals(pagePath(id)) ? id : -1;
+    return id > 0 && id < hosts.get(h).pages() && path.equals(path(id)) ? id : -1;
   }
 
   /** The decimal number that runs from {@code from} to the end of s, -1 if it is not one (or too big). */
@@ -271,19 +285,19 @@ final class LinkGraph {
     int budget = spec.linksPerPage();
     int linked = linkedPages(h);
     SplittableRandom random = new SplittableRandom(mix(h, id, SALT_LINKS));
-    String self = pagePath(id);
+    String self = path(id);
     Links links = new Links(budget);
 
     links.add(pageLink(Kind.HOME, h, 0, "/"));
     if (id > 0) {
       int parent = (id - 1) / BRANCHING;
-      links.add(pageLink(Kind.PARENT, h, parent, relative(self, pagePath(parent))));
+      links.add(pageLink(Kind.PARENT, h, parent, relative(self, path(parent))));
     }
     for (int child = id * BRANCHING + 1; child <= id * BRANCHING + BRANCHING && child < linked && child > 0; child++) {
-      links.add(pageLink(Kind.CHILD, h, child, relative(self, pagePath(child))));
+      links.add(pageLink(Kind.CHILD, h, child, relative(self, path(child))));
     }
     for (int nav = 1; nav <= NAV_PAGES && nav < linked; nav++) {
-      links.add(pageLink(Kind.NAV, h, nav, pagePath(nav)));
+      links.add(pageLink(Kind.NAV, h, nav, path(nav)));
     }
 
     for (int i = 0; i < 2; i++) {
@@ -300,13 +314,13 @@ final class LinkGraph {
     }
     for (int i = 0; i < 3; i++) {
       int page = random.nextInt(linked);
-      String href = href(self, pagePath(page), h, random) + "?" + TRACKING[random.nextInt(TRACKING.length)];
-      links.add(new Link(Kind.TRACKING, h, page, pagePath(page), href));
+      String href = href(self, path(page), h, random) + "?" + TRACKING[random.nextInt(TRACKING.length)];
+      links.add(new Link(Kind.TRACKING, h, page, path(page), href));
     }
     for (int i = 0; i < 3; i++) {
       int page = random.nextInt(linked);
-      String href = href(self, pagePath(page), h, random) + "#section-" + (1 + random.nextInt(4));
-      links.add(new Link(Kind.FRAGMENT, h, page, pagePath(page), href));
+      String href = href(self, path(page), h, random) + "#section-" + (1 + random.nextInt(4));
+      links.add(new Link(Kind.FRAGMENT, h, page, path(page), href));
     }
     links.add(new Link(Kind.SELF_FRAGMENT, h, id, self, "#top"));
     if (id % 10 == 0) {
@@ -320,7 +334,7 @@ final class LinkGraph {
 
     while (!links.full()) {
       int page = random.nextInt(linked);
-      links.add(pageLink(Kind.PAGE, h, page, href(self, pagePath(page), h, random)));
+      links.add(pageLink(Kind.PAGE, h, page, href(self, path(page), h, random)));
     }
     return links.list;
   }
@@ -335,12 +349,12 @@ final class LinkGraph {
         other = among[random.nextInt(among.length)];
       } while (other == h);
       int page = random.nextInt(linkedPages(other));
-      links.add(new Link(Kind.OTHER_HOST, other, page, pagePath(page), origins[other] + pagePath(page)));
+      links.add(new Link(Kind.OTHER_HOST, other, page, path(page), origins[other] + path(page)));
     }
   }
 
-  private static Link pageLink(Kind kind, int h, int page, String href) {
-    return new Link(kind, h, page, pagePath(page), href);
+  private Link pageLink(Kind kind, int h, int page, String href) {
+    return new Link(kind, h, page, path(page), href);
   }
 
   /** A URL under a Disallow prefix: a file under a directory prefix, a query after any other. */
@@ -369,26 +383,21 @@ final class LinkGraph {
    * resolves it: "page-3.html", "../api/page-3.html", "docs/api/page-3.html", "../../".
    */
   static String relative(String from, String to) {
-    String[] fromDirs = directories(from);
-    String[] toDirs = directories(to);
-    String toFile = to.substring(to.lastIndexOf('/') + 1);
-    int common = 0;
-    while (common < fromDirs.length && common < toDirs.length && fromDirs[common].equals(toDirs[common])) {
-      common++;
+    int fromDirEnd = from.lastIndexOf('/') + 1; // "/docs/api/" of "/docs/api/page-3.html"
+    int toDirEnd = to.lastIndexOf('/') + 1;
+    int same = 0;
+    while (same < fromDirEnd && same < toDirEnd && from.charAt(same) == to.charAt(same)) {
+      same++;
     }
-    StringBuilder sb = new StringBuilder();
-    sb.append("../".repeat(fromDirs.length - common));
-    for (int i = common; i < toDirs.length; i++) {
-      sb.append(toDirs[i]).append('/');
+    int common = from.lastIndexOf('/', same - 1) + 1; // the shared directories, up to a '/'
+    StringBuilder sb = new StringBuilder(32);
+    for (int i = common; i < fromDirEnd; i++) {
+      if (from.charAt(i) == '/') {
+        sb.append("../");
+      }
     }
-    sb.append(toFile);
+    sb.append(to, common, to.length());
     return sb.isEmpty() ? "./" : sb.toString();
-  }
-
-  private static String[] directories(String path) {
-    int last = path.lastIndexOf('/');
-    String dirs = last <= 0 ? "" : path.substring(1, last);
-    return dirs.isEmpty() ? new String[0] : dirs.split("/");
   }
 
   /** A list that stops taking links at its budget. */
@@ -443,7 +452,7 @@ final class LinkGraph {
             }
           }
         }
-        case REDIRECT -> walk.discover(next.host(), pagePath(redirectTarget(next.host(), route.id())));
+        case REDIRECT -> walk.discover(next.host(), path(redirectTarget(next.host(), route.id())));
         default -> { } // 404, 500, and the robots-disallowed page that is never requested
       }
     }

@@ -37,11 +37,25 @@ final class PageRenderer {
 
   /** The title of a page, also the text of links to it. */
   String title(int h, int id) {
+    StringBuilder sb = new StringBuilder(48);
+    appendTitle(sb, h, id);
+    return sb.toString();
+  }
+
+  private void appendTitle(StringBuilder sb, int h, int id) {
     if (id == 0) {
-      String name = graph.host(h).name();
-      return name + " documentation";
+      sb.append(graph.host(h).name()).append(" documentation");
+    } else {
+      Vocabulary.title(sb, spread(graph.mix(h, id, SALT_TITLE)));
+      sb.append(" (").append(id).append(')');
     }
-    return Vocabulary.title(new SplittableRandom(graph.mix(h, id, SALT_TITLE))) + " (" + id + ")";
+  }
+
+  /** Spreads a generator seed's bits (the finalizer of SplittableRandom and MurmurHash3). */
+  private static long spread(long z) {
+    z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+    z = (z ^ (z >>> 33)) * 0xc4ceb93fe63bc34dL;
+    return z ^ (z >>> 33);
   }
 
   byte[] page(int h, int id) {
@@ -75,7 +89,7 @@ final class PageRenderer {
         .append("<meta name=\"description\" content=\"");
     Vocabulary.sentence(sb, random);
     sb.setLength(sb.length() - 1);
-    sb.append("\">\n<link rel=\"canonical\" href=\"").append(graph.url(h, LinkGraph.pagePath(id))).append("\">\n")
+    sb.append("\">\n<link rel=\"canonical\" href=\"").append(graph.url(h, graph.path(id))).append("\">\n")
         .append("<style>").append(STYLE).append("</style>\n</head>\n<body>\n<a id=\"top\"></a>\n")
         .append("<header class=\"site-header\">\n<div class=\"brand\">");
     if (home != null) {
@@ -86,12 +100,12 @@ final class PageRenderer {
     sb.append("</div>\n<nav class=\"topnav\"><ul>\n");
     for (Link link : nav) {
       sb.append("<li>");
-      anchor(sb, link, title(h, link.page()));
+      anchorToPage(sb, link);
       sb.append("</li>\n");
     }
     sb.append("</ul></nav>\n</header>\n<div class=\"breadcrumb\">");
     if (parent != null) {
-      anchor(sb, parent, title(h, parent.page()));
+      anchorToPage(sb, parent);
       sb.append(" &rsaquo; ");
     }
     sb.append("<span>").append(title).append("</span></div>\n")
@@ -99,7 +113,7 @@ final class PageRenderer {
         .append("<table class=\"toc\"><caption>In this section</caption><tbody>\n");
     for (Link link : children) {
       sb.append("<tr><td>");
-      anchor(sb, link, title(h, link.page()));
+      anchorToPage(sb, link);
       sb.append("</td></tr>\n");
     }
     sb.append("</tbody></table>\n</td>\n<td class=\"content\">\n<article>\n<h1>").append(title).append("</h1>\n");
@@ -148,7 +162,7 @@ final class PageRenderer {
     while (next < links.size()) {
       Link link = links.get(next++);
       sb.append("<li>");
-      anchor(sb, link, contentText(link));
+      contentAnchor(sb, link);
       sb.append("</li>\n");
     }
     sb.append("</ul>\n");
@@ -164,7 +178,7 @@ final class PageRenderer {
       if (i < 3 && next < links.size() && random.nextInt(4) != 0) {
         sb.append("See ");
         Link link = links.get(next++);
-        anchor(sb, link, contentText(link));
+        contentAnchor(sb, link);
         sb.append(". ");
       }
     }
@@ -183,7 +197,7 @@ final class PageRenderer {
       Vocabulary.sentence(sb, random);
       if (next < links.size() && random.nextBoolean()) {
         Link link = links.get(next++);
-        anchor(sb, link, contentText(link));
+        contentAnchor(sb, link);
       }
       sb.append("</td></tr>\n");
     }
@@ -197,7 +211,7 @@ final class PageRenderer {
     if (next < links.size()) {
       Link link = links.get(next++);
       sb.append("Read ");
-      anchor(sb, link, contentText(link));
+      contentAnchor(sb, link);
       sb.append(" first.");
     }
     sb.append("</div>\n");
@@ -215,13 +229,23 @@ final class PageRenderer {
     sb.append("</code></pre>\n");
   }
 
-  private String contentText(Link link) {
-    return switch (link.kind()) {
-      case REDIRECT -> "the latest release";
-      case DISALLOWED -> "the internal notes";
-      case OTHER_HOST -> title(link.host(), link.page()) + " on " + graph.host(link.host()).name();
-      default -> title(link.host(), link.page());
-    };
+  /** A link in the article: pages by their title, other URLs by what they are. */
+  private void contentAnchor(StringBuilder sb, Link link) {
+    switch (link.kind()) {
+      case REDIRECT -> anchor(sb, link, "the latest release");
+      case DISALLOWED -> anchor(sb, link, "the internal notes");
+      default -> anchorToPage(sb, link);
+    }
+  }
+
+  /** An anchor whose text is the title of the page it links to, and its host if that is another. */
+  private void anchorToPage(StringBuilder sb, Link link) {
+    openAnchor(sb, link);
+    appendTitle(sb, link.host(), link.page());
+    if (link.kind() == Kind.OTHER_HOST) {
+      sb.append(" on ").append(graph.host(link.host()).name());
+    }
+    sb.append("</a>");
   }
 
   private static String footerText(Link link) {
@@ -237,11 +261,17 @@ final class PageRenderer {
   }
 
   private static void anchor(StringBuilder sb, Link link, String text) {
-    sb.append("<a href=\"").append(link.href().replace("&", "&amp;")).append("\"");
+    openAnchor(sb, link);
+    sb.append(text).append("</a>");
+  }
+
+  private static void openAnchor(StringBuilder sb, Link link) {
+    String href = link.href();
+    sb.append("<a href=\"").append(href.indexOf('&') < 0 ? href : href.replace("&", "&amp;")).append("\"");
     if (link.kind() == Kind.OTHER_HOST) {
       sb.append(" class=\"external\"");
     }
-    sb.append('>').append(text).append("</a>");
+    sb.append('>');
   }
 
   private static void appendWords(StringBuilder sb, SplittableRandom random, int words) {

@@ -29,16 +29,40 @@ final class Vocabulary {
       "sitemaps", "link extraction", "scope rules", "page budgets", "error back-off", "the stats line",
       "normalization", "character sets", "content types", "connection pools", "restarts"};
 
+  /**
+   * Sentences made once, from a fixed seed: a page's text is picked from these rather than
+   * built word by word, which makes a page about four times cheaper to serve (text is most of
+   * its bytes). 4,096 of about 90 bytes: some 370 KB, the same in every JVM.
+   */
+  private static final String[] SENTENCES = new String[4096];
+
+  static {
+    SplittableRandom random = new SplittableRandom(0x53454e54L);
+    StringBuilder sb = new StringBuilder(200);
+    for (int i = 0; i < SENTENCES.length; i++) {
+      sb.setLength(0);
+      buildSentence(sb, random);
+      SENTENCES[i] = sb.toString();
+    }
+  }
+
   static String word(SplittableRandom random) {
     return WORDS[random.nextInt(WORDS.length)];
   }
 
-  static String title(SplittableRandom random) {
-    return TITLE_VERBS[random.nextInt(TITLE_VERBS.length)] + " " + TITLE_NOUNS[random.nextInt(TITLE_NOUNS.length)];
+  /** A page title ("Tuning crawl delays") chosen by the bits of {@code key}. */
+  static void title(StringBuilder sb, long key) {
+    int verb = (int) Long.remainderUnsigned(key, TITLE_VERBS.length);
+    int noun = (int) Long.remainderUnsigned(key >>> 20, TITLE_NOUNS.length);
+    sb.append(TITLE_VERBS[verb]).append(' ').append(TITLE_NOUNS[noun]);
   }
 
   /** A sentence of 8 to 19 words, capitalized, ending in a full stop, followed by a space. */
   static void sentence(StringBuilder sb, SplittableRandom random) {
+    sb.append(SENTENCES[random.nextInt(SENTENCES.length)]);
+  }
+
+  private static void buildSentence(StringBuilder sb, SplittableRandom random) {
     int words = 8 + random.nextInt(12);
     int start = sb.length();
     for (int i = 0; i < words; i++) {
