@@ -3,6 +3,7 @@ package dev.crawler.demo;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,8 @@ final class LinkGraph {
    * @param page the page id the link points to, -1 if it is not a page
    * @param target path and query as a crawler requests it after normalization (fragment and
    *     tracking parameters dropped); null for mailto: and javascript: links
-   * @param href the link as written in the HTML (before entity escaping)
+   * @param href the link as written in the HTML (before entity escaping); null in links made
+   *     only for their targets (the crawl oracle)
    */
   record Link(Kind kind, int host, int page, String target, String href) {}
 
@@ -281,20 +283,29 @@ final class LinkGraph {
    * nav bar, then one or a few of each special kind, then random pages of the host.
    */
   List<Link> links(int h, int id) {
+    return links(h, id, true);
+  }
+
+  /**
+   * The links of a page; without hrefs (null) when only their targets matter, as in the
+   * crawl oracle, where building the hrefs' strings would be most of the work. The random
+   * draws are the same either way, so the targets are too.
+   */
+  private List<Link> links(int h, int id, boolean withHrefs) {
     DemoHost host = hosts.get(h);
     int budget = spec.linksPerPage();
     int linked = linkedPages(h);
     SplittableRandom random = new SplittableRandom(mix(h, id, SALT_LINKS));
     String self = path(id);
-    Links links = new Links(budget);
+    Links links = new Links(budget, withHrefs);
 
     links.add(pageLink(Kind.HOME, h, 0, "/"));
     if (id > 0) {
       int parent = (id - 1) / BRANCHING;
-      links.add(pageLink(Kind.PARENT, h, parent, relative(self, path(parent))));
+      links.add(pageLink(Kind.PARENT, h, parent, links.hrefs ? relative(self, path(parent)) : null));
     }
     for (int child = id * BRANCHING + 1; child <= id * BRANCHING + BRANCHING && child < linked && child > 0; child++) {
-      links.add(pageLink(Kind.CHILD, h, child, relative(self, path(child))));
+      links.add(pageLink(Kind.CHILD, h, child, links.hrefs ? relative(self, path(child)) : null));
     }
     for (int nav = 1; nav <= NAV_PAGES && nav < linked; nav++) {
       links.add(pageLink(Kind.NAV, h, nav, path(nav)));
@@ -314,12 +325,16 @@ final class LinkGraph {
     }
     for (int i = 0; i < 3; i++) {
       int page = random.nextInt(linked);
-      String href = href(self, path(page), h, random) + "?" + TRACKING[random.nextInt(TRACKING.length)];
+      String href = href(self, path(page), h, random, links.hrefs);
+      String tracking = TRACKING[random.nextInt(TRACKING.length)];
+      href = href == null ? null : href + "?" + tracking;
       links.add(new Link(Kind.TRACKING, h, page, path(page), href));
     }
     for (int i = 0; i < 3; i++) {
       int page = random.nextInt(linked);
-      String href = href(self, path(page), h, random) + "#section-" + (1 + random.nextInt(4));
+      String href = href(self, path(page), h, random, links.hrefs);
+      int section = 1 + random.nextInt(4);
+      href = href == null ? null : href + "#section-" + section;
       links.add(new Link(Kind.FRAGMENT, h, page, path(page), href));
     }
     links.add(new Link(Kind.SELF_FRAGMENT, h, id, self, "#top"));
@@ -334,7 +349,7 @@ final class LinkGraph {
 
     while (!links.full()) {
       int page = random.nextInt(linked);
-      links.add(pageLink(Kind.PAGE, h, page, href(self, path(page), h, random)));
+      links.add(pageLink(Kind.PAGE, h, page, href(self, path(page), h, random, links.hrefs)));
     }
     return links.list;
   }
@@ -349,7 +364,7 @@ final class LinkGraph {
         other = among[random.nextInt(among.length)];
       } while (other == h);
       int page = random.nextInt(linkedPages(other));
-      links.add(new Link(Kind.OTHER_HOST, other, page, path(page), origins[other] + path(page)));
+      links.add(new Link(Kind.OTHER_HOST, other, page, path(page), links.hrefs ? origins[other] + path(page) : null));
     }
   }
 
@@ -370,8 +385,11 @@ final class LinkGraph {
   }
 
   /** A same-host link as pages write them: mostly relative, some from the root, a few absolute. */
-  private String href(String from, String to, int h, SplittableRandom random) {
+  private String href(String from, String to, int h, SplittableRandom random, boolean wanted) {
     int style = random.nextInt(10);
+    if (!wanted) {
+      return null;
+    }
     if (style < 6) {
       return relative(from, to);
     }
@@ -404,8 +422,10 @@ final class LinkGraph {
   private static final class Links {
     final List<Link> list;
     final int budget;
+    final boolean hrefs;
 
-    Links(int budget) {
+    Links(int budget, boolean hrefs) {
+      this.hrefs = hrefs;
       this.list = new ArrayList<>(budget);
       this.budget = budget;
     }
@@ -446,7 +466,7 @@ final class LinkGraph {
       Route route = route(next.host(), next.target());
       switch (route.kind()) {
         case PAGE -> {
-          for (Link link : links(next.host(), route.id())) {
+          for (Link link : links(next.host(), route.id(), false)) {
             if (link.target() != null) {
               walk.discover(link.host(), link.target());
             }
@@ -464,12 +484,17 @@ final class LinkGraph {
 
     final boolean[] inScope;
     final boolean[] reached;
+    /** Targets seen per host: most are the graph's cached path strings, so no URL is built to test one. */
+    final List<Set<String>> seen = new ArrayList<>();
     final Set<String> fetched = new LinkedHashSet<>();
     final ArrayDeque<Pending> queue = new ArrayDeque<>();
 
     Walk(boolean[] inScope) {
       this.inScope = inScope;
       this.reached = new boolean[inScope.length];
+      for (int h = 0; h < inScope.length; h++) {
+        seen.add(new HashSet<>());
+      }
     }
 
     void discover(int h, String target) {
@@ -486,7 +511,8 @@ final class LinkGraph {
           }
         }
       }
-      if (!disallowed(h, target) && fetched.add(url(h, target))) {
+      if (!disallowed(h, target) && seen.get(h).add(target)) {
+        fetched.add(url(h, target));
         queue.add(new Pending(h, target));
       }
     }
