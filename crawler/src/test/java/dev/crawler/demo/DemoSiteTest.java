@@ -39,6 +39,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The demo site over real HTTP on 127.0.0.1, driven by OkHttp through the site's own DNS. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -125,6 +127,38 @@ class DemoSiteTest {
     assertThat(fetched.status()).isEqualTo(404);
     assertThat(fetched.body()).contains("no host named '127.0.0.1'");
     assertThat(site.requests().all()).extracting(RequestLog.Request::host).containsExactly("127.0.0.1");
+  }
+
+  @Test
+  void headAnswersWithoutABodyAndOtherMethodsAreNotAllowed() throws IOException {
+    try (Response head = client.newCall(new okhttp3.Request.Builder().url(www + "/").head().build()).execute()) {
+      assertThat(head.code()).isEqualTo(200);
+      assertThat(head.body().bytes()).isEmpty();
+    }
+    okhttp3.RequestBody empty = okhttp3.RequestBody.create(new byte[0]);
+    try (Response post = client.newCall(new okhttp3.Request.Builder().url(www + "/").post(empty).build()).execute()) {
+      assertThat(post.code()).isEqualTo(405);
+      assertThat(post.header("Allow")).isEqualTo("GET, HEAD");
+    }
+  }
+
+  @ParameterizedTest(name = "Host: {0} is {1}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      www.example.com:8080   | www.example.com
+      www.example.com        | www.example.com
+      WWW.Example.COM:8080   | www.example.com
+      " www.example.com "    | www.example.com
+      [::1]:8080             | [::1]
+      [::1]                  | [::1]
+      ""                     | ""
+      """)
+  void theHostHeaderNamesTheHostWithoutItsPort(String header, String host) {
+    assertThat(DemoSite.hostName(header)).isEqualTo(host);
+  }
+
+  @Test
+  void aMissingHostHeaderNamesNoHost() {
+    assertThat(DemoSite.hostName(null)).isEmpty();
   }
 
   @Test
