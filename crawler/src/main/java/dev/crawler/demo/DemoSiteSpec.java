@@ -56,7 +56,7 @@ public record DemoSiteSpec(List<DemoHost> hosts, long seed, int linksPerPage, in
 
   /**
    * The demo: three seed hosts and one that only links reach. A crawl with a 0-50 ms delay
-   * ends in about 15 s, bound by slow.example.com (about 14 requests, 1 s apart).
+   * ends in about 15 s, bound by slow.example.com (15 requests, 1 s apart).
    * <ul>
    *   <li>www.example.com: 120 pages, Disallow /private/, a sitemap with 3 orphan pages
    *   <li>docs.example.com: 80 pages, Disallow /search (its links carry a query)

@@ -31,7 +31,7 @@ final class Vocabulary {
 
   /**
    * Sentences made once, from a fixed seed: a page's text is picked from these rather than
-   * built word by word, which makes a page about four times cheaper to serve (text is most of
+   * built word by word, which halves the cost of serving a page (text is most of
    * its bytes). 4,096 of about 90 bytes: some 370 KB, the same in every JVM.
    */
   private static final String[] SENTENCES = new String[4096];
