@@ -103,7 +103,7 @@ final class PageFacts {
         title.append(c);
       }
     }
-    return title.length() > MAX_TITLE_CHARS ? title.substring(0, MAX_TITLE_CHARS) : title.toString();
+    return title.toString();
   }
 
   /** Meta robots content: comma- or space-separated, case-insensitive; "none" means both. */
