@@ -1,0 +1,115 @@
+package dev.crawler.parse;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.jsoup.parser.StreamParser;
+
+/**
+ * Which charset decodes a page, in the order browsers use (WHATWG HTML "determining the
+ * character encoding"): a byte order mark, then the Content-Type header, then a
+ * {@code <meta charset>} or {@code <meta http-equiv=Content-Type>} (or an XML declaration) in
+ * the first bytes, else UTF-8.
+ */
+final class PageCharset {
+  /** How far into the body a meta charset is looked for; jsoup's DataUtil reads the same 5 KiB. */
+  static final int PRESCAN_BYTES = 5 * 1024;
+
+  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+  private static final Pattern CONTENT_TYPE_CHARSET =
+      Pattern.compile("(?i)\\bcharset\\s*=\\s*[\"']?([^\\s,;\"']+)");
+  private static final Pattern XML_DECLARATION_ENCODING =
+      Pattern.compile("^<\\?xml[^>]*?\\bencoding\\s*=\\s*[\"']([^\"']+)[\"']");
+
+  /** The decision: the charset and where the text starts (after a byte order mark). */
+  record Decision(Charset charset, int textStart) {}
+
+  private PageCharset() {}
+
+  static Decision decide(byte[] body, Charset header) {
+    Decision bom = byteOrderMark(body);
+    if (bom != null) {
+      return bom; // a BOM is certain; it beats the header, as in browsers and jsoup
+    }
+    if (header != null) {
+      return new Decision(asBrowsersRead(header), 0);
+    }
+    Charset declared = declaredInPage(body);
+    return new Decision(declared == null ? StandardCharsets.UTF_8 : declared, 0);
+  }
+
+  private static Decision byteOrderMark(byte[] b) {
+    if (b.length >= 3 && (b[0] & 0xFF) == 0xEF && (b[1] & 0xFF) == 0xBB && (b[2] & 0xFF) == 0xBF) {
+      return new Decision(StandardCharsets.UTF_8, 3);
+    }
+    if (b.length >= 2 && (b[0] & 0xFF) == 0xFE && (b[1] & 0xFF) == 0xFF) {
+      return new Decision(StandardCharsets.UTF_16BE, 2);
+    }
+    if (b.length >= 2 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE) {
+      return new Decision(StandardCharsets.UTF_16LE, 2);
+    }
+    return null;
+  }
+
+  /**
+   * The charset a meta tag or XML declaration names in the first {@link #PRESCAN_BYTES}, or
+   * null. The bytes are read as ISO-8859-1, which maps every byte to one char, so the ASCII
+   * markup reads the same whatever the real charset is. A streaming parse stops at the first
+   * match; comments and scripts are skipped as the parser skips them.
+   */
+  private static Charset declaredInPage(byte[] body) {
+    String head = new String(body, 0, Math.min(body.length, PRESCAN_BYTES), StandardCharsets.ISO_8859_1);
+    Matcher xml = XML_DECLARATION_ENCODING.matcher(head);
+    String name = null;
+    try (StreamParser streamer = new StreamParser(Parser.htmlParser()).parse(new StringReader(head), "")) {
+      Element meta = streamer.selectFirst("meta[charset], meta[http-equiv=content-type]");
+      if (meta != null) {
+        name = meta.hasAttr("charset") ? meta.attr("charset") : contentTypeCharset(meta.attr("content"));
+      }
+    } catch (IOException | RuntimeException e) {
+      // a prefix that does not parse names no charset
+    }
+    if (name == null && xml.find()) {
+      name = xml.group(1);
+    }
+    Charset charset = supported(name);
+    if (charset == null) {
+      return null;
+    }
+    // WHATWG HTML "prescan": a meta naming UTF-16 was just read as ASCII, so the page is not UTF-16.
+    return charset.name().startsWith("UTF-16") ? StandardCharsets.UTF_8 : asBrowsersRead(charset);
+  }
+
+  private static String contentTypeCharset(String contentType) {
+    Matcher m = CONTENT_TYPE_CHARSET.matcher(contentType);
+    return m.find() ? m.group(1) : null;
+  }
+
+  private static Charset supported(String name) {
+    if (name == null) {
+      return null;
+    }
+    String trimmed = name.trim().toLowerCase(Locale.ROOT);
+    try {
+      return trimmed.isEmpty() || !Charset.isSupported(trimmed) ? null : Charset.forName(trimmed);
+    } catch (IllegalCharsetNameException e) {
+      return null;
+    }
+  }
+
+  /**
+   * WHATWG Encoding: the labels "iso-8859-1", "latin1" and "us-ascii" mean windows-1252, which
+   * also maps 0x80-0x9F (curly quotes, the euro sign); pages depend on it.
+   */
+  private static Charset asBrowsersRead(Charset charset) {
+    return charset.equals(StandardCharsets.ISO_8859_1) || charset.equals(StandardCharsets.US_ASCII)
+        ? WINDOWS_1252 : charset;
+  }
+}

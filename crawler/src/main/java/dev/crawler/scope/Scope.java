@@ -1,0 +1,111 @@
+package dev.crawler.scope;
+
+import crawlercommons.domains.EffectiveTldFinder;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Decides which discovered URLs the crawl follows. Thread-safe: seeds may be added while
+ * workers check links. Every link of every page passes here, so the checks run cheapest
+ * first and the first failing one gives the verdict: depth, length, host, query parameters,
+ * repeated path segments, then the include and exclude patterns.
+ *
+ * <p>URLs are expected normalized (lower-case host, no default port, no fragment); anything
+ * else still gets a verdict, never an exception. A URL that is not http(s) with a host and a
+ * valid port is {@link ScopeVerdict#OFF_SITE}: a filter that cannot read a URL keeps it out.
+ */
+public final class Scope {
+  private final ScopeRules rules;
+  /** SAME_HOST: the seeds' hosts. SAME_DOMAIN: the seeds' hosts, a shortcut past the suffix lookup. */
+  private final Set<String> seedHosts = ConcurrentHashMap.newKeySet();
+  private final Set<String> seedDomains = ConcurrentHashMap.newKeySet();
+
+  public Scope(ScopeRules rules) {
+    this.rules = Objects.requireNonNull(rules, "rules");
+  }
+
+  /**
+   * Puts a seed's host (SAME_HOST) or registered domain (SAME_DOMAIN) in scope.
+   *
+   * @throws IllegalArgumentException if the seed is not an http(s) URL with a host: seeds are
+   *     normalized before they get here
+   */
+  public void addSeed(String normalizedUrl) {
+    UrlParts parts = UrlParts.of(normalizedUrl);
+    if (parts == null) {
+      throw new IllegalArgumentException("Seed is not an http(s) URL with a host and a valid port: " + normalizedUrl);
+    }
+    seedHosts.add(parts.host());
+    seedDomains.add(registeredDomain(parts));
+  }
+
+  /** The verdict for a URL found {@code depth} links away from a seed. */
+  public ScopeVerdict check(String normalizedUrl, int depth) {
+    if (depth > rules.maxDepth()) {
+      return ScopeVerdict.TOO_DEEP;
+    }
+    if (normalizedUrl == null || normalizedUrl.length() > rules.maxUrlLength()) {
+      return normalizedUrl == null ? ScopeVerdict.OFF_SITE : ScopeVerdict.TOO_LONG;
+    }
+    UrlParts parts = UrlParts.of(normalizedUrl);
+    if (parts == null || !onSite(parts)) {
+      return ScopeVerdict.OFF_SITE;
+    }
+    if (parts.queryParameters() > rules.maxQueryParameters()) {
+      return ScopeVerdict.TOO_MANY_PARAMETERS;
+    }
+    if (parts.repeatsASegmentMoreThan(rules.maxRepeatedSegments())) {
+      return ScopeVerdict.REPEATED_SEGMENTS;
+    }
+    if (!rules.include().isEmpty() && !anyFinds(rules.include(), normalizedUrl)) {
+      return ScopeVerdict.NOT_INCLUDED;
+    }
+    if (anyFinds(rules.exclude(), normalizedUrl)) {
+      return ScopeVerdict.EXCLUDED;
+    }
+    return ScopeVerdict.IN_SCOPE;
+  }
+
+  /**
+   * The frontier's host key: lower-case host, plus ":port" when the port is not the scheme's
+   * default ("example.com", "example.com:8080", "[::1]:8443").
+   *
+   * @throws IllegalArgumentException if the URL is not an http(s) URL with a host; only URLs
+   *     {@link #check} put in scope reach the frontier
+   */
+  public String hostKey(String normalizedUrl) {
+    UrlParts parts = UrlParts.of(normalizedUrl);
+    if (parts == null) {
+      throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + normalizedUrl);
+    }
+    return parts.hostKey();
+  }
+
+  private boolean onSite(UrlParts parts) {
+    return switch (rules.mode()) {
+      case ANY -> true;
+      case SAME_HOST -> seedHosts.contains(parts.host());
+      case SAME_DOMAIN -> seedHosts.contains(parts.host()) || seedDomains.contains(registeredDomain(parts));
+    };
+  }
+
+  /**
+   * The domain registered under a public suffix ("example.co.uk" for "www.example.co.uk"); a
+   * host with no public suffix, or an IP address, is its own domain. Private suffixes
+   * (github.io, blogspot.com) count, so each user's site is a domain of its own.
+   */
+  static String registeredDomain(UrlParts parts) {
+    return parts.isIpLiteral() ? parts.host() : EffectiveTldFinder.getAssignedDomain(parts.host(), false, false);
+  }
+
+  private static boolean anyFinds(Iterable<Pattern> patterns, String url) {
+    for (Pattern pattern : patterns) {
+      if (pattern.matcher(url).find()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
