@@ -92,6 +92,7 @@ final class PageVisit {
 
   private Visit decide(Lease lease, StopSignal stop) {
     String url = lease.url();
+    Instant asked = Instant.now();
     HostRobots rules = robots.forUrl(url);
     robotsApplied.apply(lease.hostKey(), rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
@@ -101,6 +102,11 @@ final class PageVisit {
     if (!rules.isAllowed(url)) {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
       return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.FETCHED);
+    }
+    if (!rules.fetchedAt().isBefore(asked)) {
+      // robots.txt was just requested from this host: the page waits the host's delay like any
+      // second request would (a Crawl-delay counts between all requests, robots.txt included).
+      return new Visit(null, FetchOutcome.DEFERRED);
     }
     switch (budget.tryAcquire(lease.hostKey())) {
       case GRANTED -> { }

@@ -53,11 +53,11 @@ class CrawlEndToEndTest {
 
   /** The demo's shape, smaller: a Crawl-delay host with few pages keeps the test short. */
   static DemoSiteSpec smallSite() {
-    return DemoSiteSpec.demo().withHosts(List.of(
+    return new DemoSiteSpec(List.of(
         new DemoHost("www.example.com", 60, null, List.of("/private/"), true),
         new DemoHost("docs.example.com", 40, null, List.of(), false),
         new DemoHost("slow.example.com", 6, SLOW_DELAY, List.of(), false),
-        new DemoHost("www.example.org", 10, null, List.of(), false)));
+        new DemoHost("www.example.org", 10, null, List.of(), false, false)));
   }
 
   static Crawl open(Path dir, String maxPages, Crawl.Start start) throws Exception {

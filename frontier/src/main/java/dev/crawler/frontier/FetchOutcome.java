@@ -24,11 +24,17 @@ public record FetchOutcome(Kind kind, Duration retryAfter) {
      */
     RETRY_AFTER,
     /** No answer (connect error, timeout): the URL is done; the host backs off and may be suspended. */
-    FAILED
+    FAILED,
+    /**
+     * The URL was not fetched because the host was asked for something else first (its
+     * robots.txt): the URL stays queued, the host waits its delay, and it is not a failure.
+     */
+    DEFERRED
   }
 
   public static final FetchOutcome FETCHED = new FetchOutcome(Kind.FETCHED, Duration.ZERO);
   public static final FetchOutcome FAILED = new FetchOutcome(Kind.FAILED, Duration.ZERO);
+  public static final FetchOutcome DEFERRED = new FetchOutcome(Kind.DEFERRED, Duration.ZERO);
 
   public FetchOutcome {
     checkNotNull(kind, "kind");

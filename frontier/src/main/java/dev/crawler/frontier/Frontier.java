@@ -281,7 +281,7 @@ public final class Frontier implements AutoCloseable {
   }
 
   /**
-   * Ends a lease. FETCHED and FAILED remove the URL; RETRY_AFTER keeps it at the head of its
+   * Ends a lease. FETCHED and FAILED remove the URL; RETRY_AFTER and DEFERRED keep it at the head of its
    * host's queue. The host's next allowed time follows from the outcome (see
    * {@link Politeness}). Durable when it returns.
    *
@@ -303,7 +303,7 @@ public final class Frontier implements AutoCloseable {
       Politeness.Wait wait = politeness.after(outcome, before.crawlDelayMillis(), before.consecutiveFailures(), now);
       HostState after = before.withFailures(wait.consecutiveFailures());
       PartitionCounters c = counters(h.partition);
-      boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER;
+      boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER || outcome.kind() == FetchOutcome.Kind.DEFERRED;
       if (!keep) {
         batch.singleDelete(store.queue, lease.key);
         c.queued--;
@@ -312,6 +312,7 @@ public final class Frontier implements AutoCloseable {
         case FETCHED -> c.fetched++;
         case RETRY_AFTER -> c.retried++;
         case FAILED -> c.failed++;
+        case DEFERRED -> { }   // not an end of the URL, not a failure: nothing to count
       }
       // Known empty and this was the last fetch in flight: the host goes idle now.
       boolean idle = !keep && h.exhausted() && h.inFlight() == 1;

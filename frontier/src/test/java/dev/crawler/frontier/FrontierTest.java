@@ -215,6 +215,23 @@ class FrontierTest {
   }
 
   @Test
+  void deferredKeepsTheUrlWaitsTheDelayAndCountsNothing() throws Exception {
+    Duration delay = Duration.ofSeconds(2);
+    try (Frontier f = Frontier.open(dir, options().toBuilder().defaultDelay(delay).build())) {
+      f.offer(urls("a.com", 0, 2));
+      f.complete(take(f), FetchOutcome.DEFERRED);
+      clock.advance(delay.minusMillis(1));
+      assertThat(f.next(Duration.ZERO)).as("host waits its delay").isEmpty();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(drainAdvancingClock(f, clock, 3)).containsExactly("https://a.com/0", "https://a.com/1");
+      FrontierStats stats = f.stats();
+      assertThat(stats.retried()).isZero();
+      assertThat(stats.failed()).isZero();
+      assertThat(stats.fetched()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void leaseCannotBeCompletedTwice() throws Exception {
     try (Frontier f = Frontier.open(dir, options())) {
       f.offer(urls("a.com", 0, 2));

@@ -13,6 +13,7 @@ import java.util.random.RandomGenerator;
  *       {@code max(defaultDelay, min(crawlDelay, maxCrawlDelay))}: a robots Crawl-delay can
  *       only slow us down, and only up to the cap; our own default is the floor.
  *   <li>{@code FETCHED}: wait the delay; consecutive failures reset to 0.
+ *   <li>{@code DEFERRED}: wait the delay; consecutive failures unchanged.
  *   <li>{@code RETRY_AFTER(r)}: wait {@code max(delay, min(r, maxRetryAfter))}; it counts as
  *       a failure, so a host that answers 503 forever is suspended like one that is down.
  *   <li>{@code FAILED}, the n-th in a row: wait {@code max(delay, b)} with
@@ -63,6 +64,7 @@ public final class Politeness {
     long delay = delayMillis(crawlDelayMillis);
     return switch (outcome.kind()) {
       case FETCHED -> new Wait(now + delay, 0);
+      case DEFERRED -> new Wait(now + delay, consecutiveFailures);
       case RETRY_AFTER -> {
         int failures = saturatedIncrement(consecutiveFailures);
         long wait = Math.max(delay, Math.min(outcome.retryAfter().toMillis(), maxRetryAfter));

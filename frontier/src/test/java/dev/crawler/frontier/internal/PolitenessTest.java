@@ -30,6 +30,11 @@ class PolitenessTest {
   }
 
   @Test
+  void deferredWaitsTheDelayAndKeepsFailures() {
+    assertThat(politeness.after(FetchOutcome.DEFERRED, 5_000, 7, NOW)).isEqualTo(new Politeness.Wait(NOW + 5_000, 7));
+  }
+
+  @Test
   void retryAfterIsHonouredUpToItsCap() {
     assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(120)), -1, 0, NOW))
         .isEqualTo(new Politeness.Wait(NOW + 120_000, 1));

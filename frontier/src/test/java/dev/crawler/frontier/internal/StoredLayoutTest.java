@@ -192,6 +192,6 @@ class StoredLayoutTest {
   void fetchOutcomeKindsKeepTheirOrder() {
     // Not stored today, but counters are laid out in this order: keep them in step.
     assertThat(dev.crawler.frontier.FetchOutcome.Kind.values()).extracting(Enum::name)
-        .containsExactly("FETCHED", "RETRY_AFTER", "FAILED");
+        .containsExactly("FETCHED", "RETRY_AFTER", "FAILED", "DEFERRED");
   }
 }
