@@ -28,14 +28,17 @@ import java.util.Map;
  * one atomic write; see the crawler README's "Known gaps".
  */
 final class LinkIntake {
-  private final UrlNormalizer normalizer;
+  /** 64 Ki slots: about 10 MB with typical URLs, and most repeated links of thousands of hosts. */
+  static final int NORMALIZATION_SLOTS = 1 << 16;
+
+  private final RecentNormalizations normalizer;
   private final Scope scope;
   private final UrlSeenService seen;
   private final Frontier frontier;
   private final CrawlStats stats;
 
   LinkIntake(UrlNormalizer normalizer, Scope scope, UrlSeenService seen, Frontier frontier, CrawlStats stats) {
-    this.normalizer = normalizer;
+    this.normalizer = new RecentNormalizations(normalizer, NORMALIZATION_SLOTS);
     this.scope = scope;
     this.seen = seen;
     this.frontier = frontier;
