@@ -57,7 +57,7 @@ public final class WarcRecorder implements AutoCloseable {
   // Guarded by lock.
   private WarcFile current;
   private int nextSequence;
-  private boolean closed;
+  private volatile boolean closed;
   private UncheckedIOException failure;
 
   public WarcRecorder(Path dir, String filePrefix, long maxFileBytes, String software) {
@@ -118,6 +118,10 @@ public final class WarcRecorder implements AutoCloseable {
       }
     } finally {
       lock.unlock();
+      // Encoders borrowed at this moment are closed by their record() when it finds the pool gone.
+      for (RecordEncoder e = encoders.poll(); e != null; e = encoders.poll()) {
+        e.close();
+      }
     }
   }
 
@@ -200,8 +204,10 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private void returnEncoder(RecordEncoder encoder) {
-    if (encoder.worthKeeping()) {
+    if (encoder.worthKeeping() && !closed) {
       encoders.offer(encoder);
+    } else {
+      encoder.close();
     }
   }
 
