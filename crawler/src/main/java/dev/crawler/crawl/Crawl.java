@@ -258,6 +258,10 @@ public final class Crawl implements AutoCloseable {
       for (Thread t : threads) {
         t.join();
       }
+      if (unexpectedErrors.get() > 0) {
+        log.warn("{} visits ended in an unexpected error (logged above with their URLs); please report them",
+            unexpectedErrors.get());
+      }
       return stop.reason();
     } finally {
       ended.countDown();
