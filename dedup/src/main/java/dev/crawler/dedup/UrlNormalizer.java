@@ -62,6 +62,14 @@ public final class UrlNormalizer {
   }
 
   public UrlNormalization normalize(String raw) {
+    if (raw != null && NormalFormCheck.isNormal(raw, maxLength, strip, sortQuery)) {
+      return UrlNormalization.accepted(raw);   // already in normal form: nothing to do
+    }
+    return normalizeTheLongWay(raw);
+  }
+
+  /** The full normalization, without the shortcut for URLs already in normal form; tests compare the two. */
+  UrlNormalization normalizeTheLongWay(String raw) {
     try {
       return normalizeOrThrow(raw);
     } catch (RuntimeException e) {

@@ -64,6 +64,72 @@ class UrlNormalizerTest {
     assertThat(accepted).as("most generated URLs are valid").isGreaterThan(12_000);
   }
 
+  /**
+   * The shortcut for URLs already in normal form never answers differently from the full
+   * normalization: over the case table's inputs, generated web-like URLs, junk, and URLs built
+   * to sit on the edges of the shortcut's shape.
+   */
+  @ParameterizedTest(name = "sortQuery={0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void theNormalFormShortcutAgreesWithTheFullNormalization(boolean sortQuery) throws Exception {
+    UrlNormalizer n = new UrlNormalizer(new UrlNormalizer.Options(UrlNormalizer.Options.defaults().stripParameters(),
+        sortQuery, 2048));
+    List<String> inputs = new java.util.ArrayList<>();
+    try (var in = getClass().getResourceAsStream("normalized-urls.csv")) {
+      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        int bar = line.indexOf('|');
+        if (bar > 0 && !line.startsWith("#")) {
+          inputs.add(line.substring(0, bar).replace("`", ""));
+        }
+      }
+    }
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 9_000; i++) {
+      inputs.add(i % 3 == 0 ? realLooking(random) : i % 3 == 1 ? edgeOfNormal(random) : junk(random));
+    }
+    int shortcuts = 0;
+    for (String input : inputs) {
+      UrlNormalization fast = n.normalize(input);
+      UrlNormalization full = n.normalizeTheLongWay(input);
+      assertThat(fast).as("%s", input).isEqualTo(full);
+      if (fast instanceof Accepted(String url) && url.equals(input)) {
+        shortcuts++;
+      }
+    }
+    assertThat(shortcuts).as("URLs already normal").isGreaterThan(600);
+  }
+
+  private static final String[] EDGE_HOSTS = {"example.com", "a.b-c.example", "x", "a--b.example", "-a.example",
+      "a-.example", "1.example", "example.1", "127.0.0.1", "xn--bcher-kva.example", "EXAMPLE.com", "a..example",
+      "example.com.", "a_b.example", "e" .repeat(64) + ".com", "e".repeat(63) + ".com"};
+  private static final String[] EDGE_PORTS = {"", ":80", ":443", ":8080", ":0", ":08", ":65535", ":65536", ":", ":123456"};
+  private static final String[] EDGE_SEGMENTS = {"a", "B", ".", "..", "...", ".a", "a.", "~u", "_", "-", "", "a.html",
+      "%7E", "a;b", "a:b", "a@b", "a+b", "a,b", "a!b", "a*b", "a'b", "a(b)", "a$b", "ü"};
+  private static final String[] EDGE_PARAMS = {"a=1", "b=2", "a", "=", "=x", "x=", "a==b", "utm_source=x",
+      "UTM_X=1", "sid=2", "sidx=3", "gclid", "q=a~b", "q=a.b", "", "c=%41", "d=a+b", "e=a,b", "f=a/b", "g=a?b"};
+
+  /** URLs near the shortcut's shape: mostly plain, each with a chance of one thing that is not. */
+  private static String edgeOfNormal(SplittableRandom r) {
+    StringBuilder url = new StringBuilder(r.nextInt(8) == 0 ? "HTTP://" : r.nextBoolean() ? "http://" : "https://");
+    url.append(r.nextInt(3) == 0 ? pick(r, EDGE_HOSTS) : "www.example.com");
+    url.append(r.nextInt(3) == 0 ? pick(r, EDGE_PORTS) : "");
+    int segments = r.nextInt(5);
+    if (segments == 0 && r.nextInt(4) > 0) {
+      url.append('/');
+    }
+    for (int s = 0; s < segments; s++) {
+      url.append('/').append(r.nextInt(3) == 0 ? pick(r, EDGE_SEGMENTS) : "page" + r.nextInt(50));
+    }
+    if (r.nextInt(3) == 0) {
+      url.append('?');
+      int params = r.nextInt(4);
+      for (int p = 0; p < params; p++) {
+        url.append(p > 0 ? "&" : "").append(r.nextInt(2) == 0 ? pick(r, EDGE_PARAMS) : (char) ('a' + r.nextInt(26)) + "=" + r.nextInt(9));
+      }
+    }
+    return url.toString();
+  }
+
   private static final String[] SCHEMES = {"http", "https", "HTTP", "Https", "ftp", "mailto", "javascript"};
   private static final String[] HOSTS = {"example.com", "WWW.Example.ORG", "münchen.de", "127.0.0.1", "[::1]",
       "xn--bcher-kva.example", "sub.domain.co.uk.", "a-b.c_d.example", "ex%41mple.com", "host"};
