@@ -62,8 +62,15 @@ public final class UrlNormalizer {
   }
 
   public UrlNormalization normalize(String raw) {
-    if (raw != null && NormalFormCheck.isNormal(raw, maxLength, strip, sortQuery)) {
-      return UrlNormalization.accepted(raw);   // already in normal form: nothing to do
+    if (raw != null) {
+      if (NormalFormCheck.isNormal(raw, maxLength, strip, sortQuery)) {
+        return UrlNormalization.accepted(raw);   // already in normal form: nothing to do
+      }
+      // "#section" links are common: a normal URL with a fragment only needs the fragment cut.
+      int hash = raw.indexOf('#');
+      if (hash > 0 && NormalFormCheck.isNormal(raw.substring(0, hash), maxLength, strip, sortQuery)) {
+        return UrlNormalization.accepted(raw.substring(0, hash));
+      }
     }
     return normalizeTheLongWay(raw);
   }
