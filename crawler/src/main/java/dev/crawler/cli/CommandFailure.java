@@ -4,11 +4,24 @@ package dev.crawler.cli;
 public final class CommandFailure extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  private final int exitCode;
+
   public CommandFailure(String message, Throwable cause) {
     super(message, cause);
+    this.exitCode = ExitCode.FAILURE;
   }
 
   public CommandFailure(String message) {
+    this(message, ExitCode.FAILURE);
+  }
+
+  /** A failure with its own exit code: {@link ExitCode#BAD_USAGE} when nothing was started. */
+  public CommandFailure(String message, int exitCode) {
     super(message);
+    this.exitCode = exitCode;
+  }
+
+  public int exitCode() {
+    return exitCode;
   }
 }

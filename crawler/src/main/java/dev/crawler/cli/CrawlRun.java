@@ -59,7 +59,8 @@ final class CrawlRun {
     }
   }
 
+  /** The crawl did not start (its folder, its seeds): nothing was done, so it is a usage error. */
   static CommandFailure startFailure(CrawlStartException e) {
-    return new CommandFailure(e.getMessage());
+    return new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
   }
 }

@@ -1,6 +1,9 @@
 package dev.crawler.cli;
 
 import dev.crawler.config.ConfigException;
+import dev.crawler.crawl.CrawlStartException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +20,7 @@ import picocli.CommandLine.Command;
     exitCodeList = {
         "0:done",
         "1:failed while running (see the message)",
-        "2:bad command line or configuration; nothing was started"})
+        "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
 public final class CrawlerCommand implements java.util.concurrent.Callable<Integer> {
 
   @CommandLine.Spec
@@ -49,6 +52,15 @@ public final class CrawlerCommand implements java.util.concurrent.Callable<Integ
       }
       if (e instanceof CommandFailure failure) {
         cmd.getErr().println("error: " + failure.getMessage());
+        return failure.exitCode();
+      }
+      if (e instanceof CrawlStartException notStarted) {
+        cmd.getErr().println("error: " + notStarted.getMessage());
+        return ExitCode.BAD_USAGE;
+      }
+      if (e instanceof IOException || e instanceof UncheckedIOException) {
+        // A file or a disk failed (a full disk, an unreadable file): the message names it.
+        cmd.getErr().println("error: " + e.getMessage());
         return ExitCode.FAILURE;
       }
       cmd.getErr().println("internal error (please report it): " + e);

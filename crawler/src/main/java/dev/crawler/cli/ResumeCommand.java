@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         "URLs that were being fetched when it stopped are fetched again."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:the crawl ended (finished, a limit, or stopped)", "1:the crawl failed (see the message)",
-        "2:bad command line or configuration; nothing was started"})
+        "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
 final class ResumeCommand implements Callable<Integer> {
 
   @Option(names = "--config", required = true, paramLabel = "FILE", description = "The crawl's YAML configuration.")

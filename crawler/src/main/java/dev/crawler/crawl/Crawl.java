@@ -2,6 +2,7 @@ package dev.crawler.crawl;
 
 import dev.crawler.cli.VersionProvider;
 import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.UrlNormalization;
 import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.fetch.FetchResult;
@@ -21,7 +22,6 @@ import dev.crawler.stats.CrawlStats;
 import dev.crawler.stats.StatsReporter;
 import dev.crawler.stats.StatsSnapshot;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +33,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,7 @@ public final class Crawl implements AutoCloseable {
   private final StopSignal stop = new StopSignal();
   private final CountDownLatch ended = new CountDownLatch(1);
   private final AtomicLong unexpectedErrors = new AtomicLong();
+  private final AtomicBoolean failureReported = new AtomicBoolean();
   private final List<String> seeds;
 
   private Crawl(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir, UrlSeenService seen,
@@ -105,11 +108,23 @@ public final class Crawl implements AutoCloseable {
       throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "
           + config.source() + "`");
     }
+    UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
+    // A new crawl's seeds are read and checked before anything is created: a bad seed file leaves no folder behind.
+    List<String> newSeeds = start == Start.NEW ? newSeeds(config, env, normalizer) : null;
+    Set<String> entriesBefore = CrawlDirectory.entries(root);
     Deque<AutoCloseable> opened = new ArrayDeque<>();
+    CrawlDirectory locked = null;
     try {
       CrawlDirectory dir = CrawlDirectory.lock(root);
+      locked = dir;
       opened.push(dir);
-      List<SeedFile.Seed> seedLines = start == Start.NEW ? newSeeds(config, env, dir) : SeedFile.read(dir.seeds());
+      List<String> seeds;
+      if (start == Start.NEW) {
+        Files.write(dir.seeds(), newSeeds, StandardCharsets.UTF_8);
+        seeds = newSeeds;
+      } else {
+        seeds = admitSeeds(SeedFile.read(dir.seeds()), normalizer, dir.seeds().toString());
+      }
 
       UrlSeenService seen = UrlSeenService.open(CrawlSetup.seen(config, dir.seen()));
       opened.push(seen);
@@ -142,8 +157,8 @@ public final class Crawl implements AutoCloseable {
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
       before.ifPresent(s -> budget.restore(fetchAttempts(s)));
-      LinkIntake intake = new LinkIntake(new UrlNormalizer(CrawlSetup.normalizer(config)), scope, seen, frontier, stats);
-      List<String> seeds = admitSeeds(seedLines, intake, scope);
+      LinkIntake intake = new LinkIntake(normalizer, scope, seen, frontier, stats);
+      seeds.forEach(scope::addSeed);
 
       StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
@@ -165,39 +180,56 @@ public final class Crawl implements AutoCloseable {
       }
       return crawl;
     } catch (IOException | RuntimeException e) {
+      opened.remove(locked);
       closeAll(opened, e);
+      if (locked != null) {
+        if (start == Start.NEW) {
+          // Half-made state would pass for a crawl (`resume` would find an empty frontier): remove it, under the lock.
+          CrawlDirectory.removeCreatedSince(root, entriesBefore, e);
+        }
+        closeAll(new ArrayDeque<>(List.of(locked)), e);
+      }
+      if (StorageFailure.isDiskFull(e)) {
+        throw new IOException("the disk is full: " + e.getMessage() + "; nothing was started: free space on the disk of "
+            + root + " and run the command again", e);
+      }
+      if (e instanceof RuntimeException && StorageFailure.is(e)) {
+        throw new IOException("a storage error: " + e.getMessage() + "; nothing was started", e);
+      }
       throw e;
     }
   }
 
-  /** Seeds for a new crawl, copied into the crawl folder so that a resume does not depend on the original file. */
-  private static List<SeedFile.Seed> newSeeds(CrawlConfig config, CrawlEnvironment env, CrawlDirectory dir)
+  /**
+   * The normal forms of a new crawl's seeds, from the caller's list or the seed file; they are
+   * copied into the crawl folder so that a resume does not depend on the original file.
+   */
+  private static List<String> newSeeds(CrawlConfig config, CrawlEnvironment env, UrlNormalizer normalizer)
       throws IOException {
-    List<String> lines;
     if (!env.seedUrls().isEmpty()) {
-      lines = env.seedUrls();
-    } else {
-      Path file = env.seedFile().orElse(config.crawl().seeds());
-      lines = SeedFile.read(file).stream().map(SeedFile.Seed::url).toList();
+      List<SeedFile.Seed> given = new ArrayList<>();
+      for (String url : env.seedUrls()) {
+        given.add(new SeedFile.Seed(given.size() + 1, url));
+      }
+      return admitSeeds(given, normalizer, "the seeds given");
     }
-    Files.write(dir.seeds(), lines, StandardCharsets.UTF_8);
-    return SeedFile.read(dir.seeds());
+    Path file = env.seedFile().orElse(config.crawl().seeds());
+    return admitSeeds(SeedFile.read(file), normalizer, file.toString());
   }
 
-  /** Normal forms of the seeds, each added to the scope; a seed the normalizer refuses is reported with its line. */
-  private static List<String> admitSeeds(List<SeedFile.Seed> lines, LinkIntake intake, Scope scope) {
+  /** Normal forms of the seeds; a seed the normalizer refuses is reported with its line. */
+  private static List<String> admitSeeds(List<SeedFile.Seed> lines, UrlNormalizer normalizer, String source) {
     List<String> seeds = new ArrayList<>();
     for (SeedFile.Seed line : lines) {
-      String url = intake.normalizeSeed(line.url());
-      if (url == null) {
-        log.warn("Seed on line {} is not a crawlable http(s) URL, skipped: {}", line.line(), line.url());
-        continue;
+      if (normalizer.normalize(line.url()) instanceof UrlNormalization.Accepted accepted) {
+        seeds.add(accepted.url());
+      } else {
+        log.warn("Seed on line {} of {} is not a crawlable http(s) URL, skipped: {}", line.line(), source, line.url());
       }
-      scope.addSeed(url);
-      seeds.add(url);
     }
     if (seeds.isEmpty()) {
-      throw new CrawlStartException("no usable seed URL: give at least one http(s) URL in the seed file");
+      throw new CrawlStartException("no usable seed URL in " + source + (lines.isEmpty() ? " (it has none)" : "")
+          + ": give at least one http(s) URL, one a line, such as https://www.example.com/");
     }
     return seeds;
   }
@@ -239,14 +271,21 @@ public final class Crawl implements AutoCloseable {
       Instant deadline = config.crawl().limits().maxDuration().map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
       while (!stop.stopping()) {
         Thread.sleep(POLL.toMillis());
-        if (frontier.stats().queuedUrls() == 0) {
+        long queued;
+        try {
+          queued = frontier.stats().queuedUrls();
+        } catch (RuntimeException e) {
+          fail(e);   // the frontier refuses every call after a failed write
+          break;
+        }
+        if (queued == 0) {
           stop.stop(StopReason.FINISHED);
         } else if (Instant.now().isAfter(deadline)) {
           stop.stop(StopReason.MAX_DURATION);
         }
       }
       log.info("Stopping: {}; waiting up to {}s for {} fetches in flight", stop.reason().description(),
-          STOP_GRACE.toSeconds(), frontier.stats().leasedUrls());
+          STOP_GRACE.toSeconds(), leasedNow());
       long graceEnd = System.nanoTime() + STOP_GRACE.toNanos();
       for (Thread t : threads) {
         t.join(Duration.ofNanos(Math.max(1, graceEnd - System.nanoTime())));
@@ -275,17 +314,18 @@ public final class Crawl implements AutoCloseable {
         lease = frontier.next(POLL);
       } catch (InterruptedException e) {
         return;
+      } catch (RuntimeException e) {
+        fail(e);   // a failed write makes the frontier refuse every call: nothing more to do
+        return;
       }
       if (lease.isEmpty()) {
         continue;
       }
       try {
         visit.visit(lease.get(), stop);
-      } catch (UncheckedIOException e) {
-        fail("an I/O error (is the disk full?): " + e.getMessage(), e);
       } catch (RuntimeException e) {
-        if (isStorageFailure(e)) {
-          fail("a storage error: " + e.getMessage(), e);
+        if (StorageFailure.is(e)) {
+          fail(e);
         } else {
           unexpectedErrors.incrementAndGet();
           log.warn("Unexpected error while visiting {} (please report it); the crawl goes on", lease.get().url(), e);
@@ -294,21 +334,41 @@ public final class Crawl implements AutoCloseable {
     }
   }
 
-  private static boolean isStorageFailure(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IOException || t instanceof org.rocksdb.RocksDBException) {
-        return true;
-      }
+  /**
+   * Stops the crawl on a failure it cannot go on with, even one that comes while it is already
+   * stopping for another reason, and says so in one ERROR line: the first failure only, since
+   * the workers that run into the same full disk after it add nothing.
+   */
+  private void fail(RuntimeException e) {
+    stop.fail();
+    if (!failureReported.compareAndSet(false, true)) {
+      log.debug("Another failure after the first", e);
+      return;
     }
-    return false;
+    String resume = "`crawler resume --config " + config.source() + "`";
+    // An exception made from its cause alone has "java.io.IOException: ..." for a message; the cause's says it all.
+    String what = e.getCause() != null && e.getCause().toString().equals(e.getMessage()) ? e.getCause().getMessage()
+        : e.getMessage();
+    if (StorageFailure.isDiskFull(e)) {
+      log.error("The disk is full: {}. The crawl stops; its state is safe. Free space on the disk of {}, then "
+          + "continue with {}.", what, dir.root, resume);
+    } else if (StorageFailure.is(e)) {
+      log.error("The crawl stops on a storage error: {}. Its state is safe: fix the cause, then continue with {}.",
+          what, resume);
+    } else {
+      log.error("The crawl stops on an unexpected error (please report it); continue with {}", resume, e);
+      return;
+    }
+    log.debug("Cause", e);
   }
 
-  private void fail(String what, Exception e) {
-    if (!stop.stopping()) {
-      log.error("The crawl stops on {}. Its state is safe: fix the cause, then continue with `crawler resume`.", what);
-      log.debug("Cause", e);
+  /** Fetches in flight now, for the log; 0 if the frontier cannot tell (it failed). */
+  private long leasedNow() {
+    try {
+      return frontier.stats().leasedUrls();
+    } catch (RuntimeException e) {
+      return 0;
     }
-    stop.stop(StopReason.FAILED);
   }
 
   /** Asks a running crawl to stop cleanly (Ctrl-C, SIGTERM); returns at once. */
@@ -334,10 +394,28 @@ public final class Crawl implements AutoCloseable {
     return dir.root;
   }
 
-  /** Closes every part in reverse order of opening: the last stats line and summary, then the stores, then the lock. */
+  /**
+   * Closes every part in reverse order of opening: the last stats line and summary, then the
+   * stores, then the lock. After a failure (a full disk) parts may fail to close too; that was
+   * expected and already reported, so each such part gets one WARN line instead of an exception.
+   */
   @Override
   public void close() throws IOException {
-    closeAll(opened, null);
+    if (stop.reason() != StopReason.FAILED) {
+      closeAll(opened, null);
+      return;
+    }
+    while (!opened.isEmpty()) {
+      AutoCloseable part = opened.pop();
+      try {
+        part.close();
+      } catch (Exception e) {
+        log.warn("After the failure, {} did not close cleanly: {}; {}", part.getClass().getSimpleName(),
+            e.getMessage(), part instanceof CrawlLog ? "its last buffered lines are lost"
+                : "a resume recovers it from what is on disk");
+        log.debug("Cause", e);
+      }
+    }
   }
 
   private static void closeAll(Deque<AutoCloseable> opened, Exception primary) {

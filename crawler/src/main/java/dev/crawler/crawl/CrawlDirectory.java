@@ -4,9 +4,16 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The folder of one crawl and what lives in it. Held under a file lock while a crawl runs,
@@ -51,10 +58,46 @@ final class CrawlDirectory implements AutoCloseable {
     return new CrawlDirectory(root, channel, lock);
   }
 
+  /** Names in the folder now; empty if it does not exist. */
+  static Set<String> entries(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      return Set.of();
+    }
+    try (Stream<Path> list = Files.list(root)) {
+      return list.map(p -> p.getFileName().toString()).collect(Collectors.toUnmodifiableSet());
+    }
+  }
+
+  /**
+   * After a new crawl failed to open (a full disk): deletes what this crawl's parts created in
+   * the folder, so that it does not pass for a crawl to resume. Only the crawl's own names, only
+   * those that were not there {@code before}; the caller holds the lock. What cannot be deleted
+   * is added to {@code failure} as suppressed.
+   */
+  static void removeCreatedSince(Path root, Set<String> before, Exception failure) {
+    for (String name : CREATED_BY_A_CRAWL) {
+      Path path = root.resolve(name);
+      if (before.contains(name) || !Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (Stream<Path> tree = Files.walk(path)) {
+        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      } catch (IOException | UncheckedIOException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
   /** True if the folder already holds the state of a crawl (a frontier). */
   static boolean holdsCrawl(Path root) {
     return Files.isDirectory(root.resolve("frontier"));
   }
+
+  /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
+  private static final List<String> CREATED_BY_A_CRAWL =
+      List.of("frontier", "seen", "warc", "seeds.txt", "crawl.log", "stats.json", "stats.json.tmp");
 
   Path seeds() {
     return root.resolve("seeds.txt");

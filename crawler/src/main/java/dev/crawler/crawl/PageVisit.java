@@ -68,7 +68,8 @@ final class PageVisit {
 
   /**
    * Visits the lease's URL and completes the lease, unless the crawl is stopping and the visit
-   * was cut short: then the lease is left open and the URL is handed out again on resume.
+   * was cut short, or the crawl's storage failed during it (a full disk): then the lease is left
+   * open and the URL is handed out again on resume.
    */
   void visit(Lease lease, StopSignal stop) {
     FetchOutcome scheduling = FetchOutcome.FAILED;   // if anything below throws, the URL is not retried forever
@@ -80,6 +81,13 @@ final class PageVisit {
         return;
       }
       scheduling = v.scheduling;
+    } catch (RuntimeException e) {
+      if (StorageFailure.is(e)) {
+        // A full disk or a broken store: what this visit wrote may be incomplete (WARC record,
+        // links not queued). The crawl stops; the open lease makes a resume visit the URL again.
+        complete = false;
+      }
+      throw e;
     } finally {
       if (complete) {
         frontier.complete(lease, scheduling);

@@ -16,6 +16,11 @@ final class StopSignal {
     reason.compareAndSet(null, why);
   }
 
+  /** A failure the crawl cannot go on with: FAILED replaces any reason given before. */
+  void fail() {
+    reason.set(StopReason.FAILED);
+  }
+
   void abort() {
     aborted = true;
   }
