@@ -37,10 +37,13 @@ public final class HostSchedule {
   /** Hosts read from disk at most per refill, so one refill holds the lock briefly. */
   static final int REFILL_CHUNK = 1024;
 
-  private static final Comparator<HostQueue> EARLIEST_FIRST = Comparator
-      .comparingLong((HostQueue h) -> h.nextAllowed)
-      .thenComparing(h -> h.hostKeyUtf8, Bytes::compare)
-      .thenComparingInt(h -> h.partition);
+  private static final Comparator<HostQueue> EARLIEST_FIRST = (a, b) -> {
+    int c = Long.compare(a.nextAllowed, b.nextAllowed);
+    if (c == 0) {
+      c = Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8);
+    }
+    return c != 0 ? c : Integer.compare(a.partition, b.partition);
+  };
 
   private final FrontierStore store;
   private final Politeness politeness;
@@ -246,6 +249,7 @@ public final class HostSchedule {
       }
     }
     List<byte[]> states = store.multiGet(store.hosts, stateKeys);
+    List<HostQueue> fresh = new ArrayList<>(toRead.size());
     for (int i = 0; i < toRead.size(); i++) {
       byte[] k = toRead.get(i);
       byte[] stored = states.get(i);
@@ -253,11 +257,39 @@ public final class HostSchedule {
       // be a bug, and the host is still served with default settings rather than lost.
       HostState state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
       assert stored != null && state.active() : "scheduled host " + ScheduleKey.hostKey(k) + " has state " + state;
-      HostQueue h = new HostQueue(ScheduleKey.hostKey(k), ScheduleKey.hostKeyUtf8(k), p, state, k);
+      fresh.add(new HostQueue(ScheduleKey.hostKey(k), ScheduleKey.hostKeyUtf8(k), p, state, k));
+    }
+    readQueueHeads(fresh);
+    for (HostQueue h : fresh) {
       hosts.put(h.hostKey, h);
       updateReadiness(h);
     }
     return keys.size();
+  }
+
+  /**
+   * Reads ahead the queues of hosts just read in, with one iterator in key order, instead of
+   * one iterator per host at its first lease: opening an iterator costs about what a seek
+   * does. Every host read in has nothing in flight, so nothing read is leased.
+   */
+  private void readQueueHeads(List<HostQueue> fresh) {
+    if (fresh.isEmpty()) {
+      return;
+    }
+    fresh.sort((a, b) -> Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8));   // one partition: key order
+    List<byte[]> froms = new ArrayList<>(fresh.size());
+    List<byte[]> ends = new ArrayList<>(fresh.size());
+    int[] want = new int[fresh.size()];
+    for (int i = 0; i < fresh.size(); i++) {
+      HostQueue h = fresh.get(i);
+      froms.add(h.readStart());
+      ends.add(h.readEnd());
+      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state.connectionLimit()));
+    }
+    store.scanEach(store.queue, froms, ends, (i, k, v) -> fresh.get(i).take(k, v, want[i]));
+    for (int i = 0; i < fresh.size(); i++) {
+      fresh.get(i).readDone(want[i]);
+    }
   }
 
   /** Checks invariants 1 to 4 over the whole working set; O(hosts), for tests and assertions. */
