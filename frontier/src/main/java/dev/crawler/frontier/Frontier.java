@@ -160,7 +160,7 @@ public final class Frontier implements AutoCloseable {
         HostRef ref = unknown.get(u);
         HostState state = stored.get(u) == null ? HostState.NEW : HostState.decode(stored.get(u));
         if (state.active()) {
-          schedule.rememberActive(ref.hostKey);
+          schedule.rememberActive(ref.hostKey, state);
           continue;
         }
         // An idle host keeps the time its last fetch allowed: coming back does not skip its delay.
@@ -426,6 +426,8 @@ public final class Frontier implements AutoCloseable {
         h.setState(next);
         schedule.updateReadiness(h);
         hostReady.signalAll();
+      } else {
+        schedule.storedStateChanged(hostKey, next);
       }
     } finally {
       lock.unlock();

@@ -55,7 +55,13 @@ public final class HostSchedule {
   private final boolean[] drained;
   private int undrained;
   private int nextPartitionToRead;
-  private final Map<String, Boolean> knownActive;
+  /**
+   * Active hosts seen recently, with their state as stored when they left memory, so an offer
+   * needs no read to know its host is scheduled and a refill none to learn its settings.
+   * Bounded (least recently used leave); consulted only for hosts not in memory, whose stored
+   * state changes only through {@link #storedStateChanged}.
+   */
+  private final Map<String, HostState> knownActive;
 
   public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive) {
     this.store = store;
@@ -71,7 +77,7 @@ public final class HostSchedule {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<String, HostState> eldest) {
         return size() > knownActive;
       }
     };
@@ -87,8 +93,21 @@ public final class HostSchedule {
     return hosts.containsKey(hostKey) || knownActive.get(hostKey) != null;
   }
 
-  public void rememberActive(String hostKey) {
-    knownActive.put(hostKey, Boolean.TRUE);
+  /** Remembers a host found active on disk, with its stored state. */
+  public void rememberActive(String hostKey, HostState stored) {
+    knownActive.put(hostKey, stored);
+  }
+
+  /** Tells the cache that the stored state of a host not in memory is now {@code stored}. */
+  public void storedStateChanged(String hostKey, HostState stored) {
+    assert !hosts.containsKey(hostKey) : hostKey + " is in memory: its HostQueue holds its state";
+    knownActive.computeIfPresent(hostKey, (k, old) -> stored);
+  }
+
+  /** A host leaves memory for the disk; its state is remembered for when it comes back. */
+  private void leaveMemory(HostQueue h) {
+    hosts.remove(h.hostKey);
+    knownActive.put(h.hostKey, h.state);
   }
 
   private boolean beforeCursor(int partition, byte[] key) {
@@ -101,7 +120,7 @@ public final class HostSchedule {
    */
   public void activated(String hostKey, byte[] hostKeyUtf8, int partition, HostState state, byte[] scheduleKey) {
     assert !hosts.containsKey(hostKey) : hostKey + " activated twice";
-    knownActive.put(hostKey, Boolean.TRUE);
+    knownActive.put(hostKey, state);
     if (beforeCursor(partition, scheduleKey)) {
       HostQueue h = new HostQueue(hostKey, hostKeyUtf8, partition, state, scheduleKey);
       hosts.put(hostKey, h);
@@ -128,7 +147,7 @@ public final class HostSchedule {
       h.inReady = shouldBeReady;
     }
     if (!h.inReady && h.inFlight == 0) {
-      hosts.remove(h.hostKey);   // waits on disk (invariant 3)
+      leaveMemory(h);   // waits on disk (invariant 3)
       assert !h.exhausted : h + " is exhausted with nothing in flight: it should have been deactivated";
     }
   }
@@ -142,9 +161,6 @@ public final class HostSchedule {
     h.scheduleKey = newScheduleKey;
     h.nextAllowed = ScheduleKey.nextAllowedMillis(newScheduleKey);
     updateReadiness(h);
-    if (!hosts.containsKey(h.hostKey)) {
-      knownActive.put(h.hostKey, Boolean.TRUE);
-    }
     evictOverflow();
   }
 
@@ -203,8 +219,7 @@ public final class HostSchedule {
         undrained++;
       }
       if (last.inFlight == 0) {
-        hosts.remove(last.hostKey);
-        knownActive.put(last.hostKey, Boolean.TRUE);
+        leaveMemory(last);
       }
     }
   }
@@ -235,29 +250,35 @@ public final class HostSchedule {
     } else {
       cursor[p] = Bytes.successor(keys.get(keys.size() - 1));
     }
-    List<byte[]> toRead = new ArrayList<>(keys.size());
-    List<byte[]> stateKeys = new ArrayList<>(keys.size());
+    List<HostQueue> fresh = new ArrayList<>(keys.size());
+    List<HostQueue> unknown = new ArrayList<>();
+    List<byte[]> stateKeys = new ArrayList<>();
     for (byte[] k : keys) {
-      HostQueue inMemory = hosts.get(ScheduleKey.hostKey(k));
+      String hostKey = ScheduleKey.hostKey(k);
+      HostQueue inMemory = hosts.get(hostKey);
       if (inMemory != null) {
         // Left memory's range while leased and is now back in it (invariant 2).
         assert java.util.Arrays.equals(inMemory.scheduleKey, k) : inMemory + " has two schedule keys";
         updateReadiness(inMemory);
-      } else {
-        toRead.add(k);
-        stateKeys.add(HostState.key(p, ScheduleKey.hostKeyUtf8(k)));
+        continue;
+      }
+      HostState known = knownActive.get(hostKey);
+      HostQueue h = new HostQueue(hostKey, ScheduleKey.hostKeyUtf8(k), p, known, k);
+      fresh.add(h);
+      if (known == null) {
+        unknown.add(h);
+        stateKeys.add(HostState.key(p, h.hostKeyUtf8));
       }
     }
     List<byte[]> states = store.multiGet(store.hosts, stateKeys);
-    List<HostQueue> fresh = new ArrayList<>(toRead.size());
-    for (int i = 0; i < toRead.size(); i++) {
-      byte[] k = toRead.get(i);
+    for (int i = 0; i < unknown.size(); i++) {
+      HostQueue h = unknown.get(i);
       byte[] stored = states.get(i);
       // A schedule key and its host state are written in one batch; a missing state would
       // be a bug, and the host is still served with default settings rather than lost.
-      HostState state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
-      assert stored != null && state.active() : "scheduled host " + ScheduleKey.hostKey(k) + " has state " + state;
-      fresh.add(new HostQueue(ScheduleKey.hostKey(k), ScheduleKey.hostKeyUtf8(k), p, state, k));
+      h.state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
+      assert stored != null && h.state.active() : "scheduled host " + h.hostKey + " has state " + h.state;
+      knownActive.put(h.hostKey, h.state);
     }
     readQueueHeads(fresh);
     for (HostQueue h : fresh) {
@@ -292,6 +313,12 @@ public final class HostSchedule {
     }
   }
 
+  /** Equal but for the fields the schedule key holds while a host is active. */
+  private static boolean sameSettings(HostState a, HostState b) {
+    return a.crawlDelayMillis() == b.crawlDelayMillis() && a.connectionLimit() == b.connectionLimit()
+        && a.consecutiveFailures() == b.consecutiveFailures();
+  }
+
   /** Checks invariants 1 to 4 over the whole working set; O(hosts), for tests and assertions. */
   public boolean invariantsHold() {
     for (HostQueue h : hosts.values()) {
@@ -315,6 +342,17 @@ public final class HostSchedule {
     }
     if (ready.size() > capacity) {
       throw new AssertionError(ready.size() + " ready hosts, capacity " + capacity);
+    }
+    for (Map.Entry<String, HostState> e : knownActive.entrySet()) {
+      if (hosts.containsKey(e.getKey())) {
+        continue;   // not consulted while in memory
+      }
+      byte[] utf8 = HostKeys.utf8(e.getKey());
+      byte[] stored = store.get(store.hosts, HostState.key(HostKeys.partition(utf8, cursor.length), utf8));
+      HostState onDisk = stored == null ? null : HostState.decode(stored);
+      if (onDisk == null || !onDisk.active() || !sameSettings(onDisk, e.getValue())) {
+        throw new AssertionError(e.getKey() + " remembered as " + e.getValue() + " but stored as " + onDisk);
+      }
     }
     for (HostQueue h : ready) {
       if (hosts.get(h.hostKey) != h) {
