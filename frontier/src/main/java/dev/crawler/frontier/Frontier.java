@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
 import dev.crawler.frontier.internal.FrontierStore;
+import dev.crawler.frontier.internal.GroupCommit;
 import dev.crawler.frontier.internal.HostKeys;
 import dev.crawler.frontier.internal.HostQueue;
 import dev.crawler.frontier.internal.HostSchedule;
@@ -27,8 +28,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
 
 /**
  * Every URL waiting to be fetched, in per-host queues on disk, and the politeness schedule
@@ -56,8 +55,9 @@ import org.rocksdb.WriteBatch;
  *       few URLs each read ahead, the hosts of outstanding leases, and a bounded cache of
  *       host keys; never all hosts or all URLs.
  * </ul>
- * Thread-safe. One lock guards the scheduling state and every write, so each write batch
- * reaches RocksDB in the order its changes were decided; {@link #offer} encodes its entries
+ * Thread-safe. One lock guards the scheduling state; every change is staged under it, so batches
+ * reach RocksDB in the order they were decided, and written outside it, several threads' at once
+ * (group commit, see {@code GroupCommit}); {@link #offer} encodes its entries
  * before taking it.
  */
 public final class Frontier implements AutoCloseable {
@@ -67,13 +67,15 @@ public final class Frontier implements AutoCloseable {
   private final HostSchedule schedule;
   private final int partitions;
   private final PartitionCounters[] counters;
+  private static final byte[] SCHEDULE_VALUE = {ScheduleKey.VALUE_VERSION};
   private final ReentrantLock lock = new ReentrantLock();
   /** Signalled when a host may have become ready. */
   private final Condition hostReady = lock.newCondition();
   private long lastSeq;
   private long leased;
   private boolean closed;
-  private RuntimeException failure;
+  /** Set by whichever thread meets a failed write; with the lock or without (awaitWritten). */
+  private volatile RuntimeException failure;
 
   private Frontier(Path dir, FrontierOptions options) {
     this.clock = options.clock();
@@ -131,14 +133,14 @@ public final class Frontier implements AutoCloseable {
       values[i] = QueuedUrl.value(e.url(), e.depth(), e.redirectHops(), e.via());
       i++;
     }
+    long ticket;
     lock.lock();
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
       checkUsable();
       byte[][] keys = new byte[n][];
       long seq = lastSeq;
       for (i = 0; i < n; i++) {
         keys[i] = QueuedUrl.key(refs[i].partition, refs[i].utf8, priorities[i], ++seq);
-        batch.put(store.queue, keys[i], values[i]);
       }
       // A host not known to be active needs its state read: new, idle, or active on disk.
       List<HostRef> unknown = new ArrayList<>();
@@ -158,16 +160,14 @@ public final class Frontier implements AutoCloseable {
         HostRef ref = unknown.get(u);
         HostState state = stored.get(u) == null ? HostState.NEW : HostState.decode(stored.get(u));
         if (state.active()) {
-          schedule.rememberActive(ref.hostKey);
+          schedule.rememberActive(ref.hostKey, state);
           continue;
         }
         // An idle host keeps the time its last fetch allowed: coming back does not skip its delay.
         long at = Math.max(now, state.nextAllowedMillis());
         HostState active = state.withActive(true, at);
         byte[] scheduleKey = ScheduleKey.encode(ref.partition, at, ref.utf8);
-        batch.put(store.hosts, stateKeys.get(u), active.encode());
-        batch.put(store.schedule, scheduleKey, scheduleValue());
-        activations.add(new Activation(ref, active, scheduleKey));
+        activations.add(new Activation(ref, stateKeys.get(u), active, scheduleKey));
       }
       boolean[] touched = new boolean[partitions];
       for (i = 0; i < n; i++) {
@@ -178,14 +178,30 @@ public final class Frontier implements AutoCloseable {
         counters(a.ref.partition).hosts++;
       }
       lastSeq = seq;
+      List<byte[]> counterKeys = new ArrayList<>(1);
+      List<byte[]> counterValues = new ArrayList<>(1);
       for (int p = 0; p < partitions; p++) {
         if (touched[p]) {
           counters[p].lastSeq = lastSeq;
-          batch.put(store.counters, counters[p].key(), counters[p].encode());
+          counterKeys.add(counters[p].key());
+          counterValues.add(counters[p].encode());
         }
       }
-      write(batch);
+      ticket = stage(batch -> {
+        for (int k = 0; k < n; k++) {
+          batch.put(store.queue, keys[k], values[k]);
+        }
+        for (Activation a : activations) {
+          batch.put(store.hosts, a.stateKey, a.state.encode());
+          batch.put(store.schedule, a.scheduleKey, SCHEDULE_VALUE);
+        }
+        for (int k = 0; k < counterKeys.size(); k++) {
+          batch.put(store.counters, counterKeys.get(k), counterValues.get(k));
+        }
+      });
 
+      // Hosts handed out from here on read their queues from disk, after the staged batch is
+      // written (FrontierStore flushes what is staged before every read).
       for (i = 0; i < n; i++) {
         HostQueue h = schedule.get(refs[i].hostKey);
         if (h != null && !refs[i].activatedNow) {
@@ -198,11 +214,10 @@ public final class Frontier implements AutoCloseable {
         schedule.activated(a.ref.hostKey, a.ref.utf8, a.ref.partition, a.state, a.scheduleKey);
       }
       hostReady.signalAll();
-    } catch (RocksDBException e) {
-      throw failed(e);
     } finally {
       lock.unlock();
     }
+    awaitWritten(ticket);
   }
 
   /**
@@ -266,17 +281,20 @@ public final class Frontier implements AutoCloseable {
   /** A host with nothing queued and nothing in flight leaves the schedule; its state remembers its time. */
   private void deactivate(HostQueue h) {
     assert h.inFlight() == 0 && h.exhausted() : h + " deactivated while it still has work";
-    try (WriteBatch batch = new WriteBatch()) {
-      PartitionCounters c = counters(h.partition);
-      c.hosts--;
-      batch.delete(store.schedule, h.scheduleKey());
-      batch.put(store.hosts, HostState.key(h.partition, h.hostKeyUtf8),
-          h.state().withActive(false, h.nextAllowed()).encode());
-      batch.put(store.counters, c.key(), c.encode());
-      write(batch);
-    } catch (RocksDBException e) {
-      throw failed(e);
-    }
+    PartitionCounters c = counters(h.partition);
+    c.hosts--;
+    byte[] scheduleKey = h.scheduleKey();
+    byte[] stateKey = HostState.key(h.partition, h.hostKeyUtf8);
+    byte[] idle = h.state().withActive(false, h.nextAllowed()).encode();
+    byte[] counterKey = c.key();
+    byte[] counterValue = c.encode();
+    // Not waited for: until it is written the host is active with an empty queue, which a
+    // reopen finds and deactivates again; the next read or write takes it along.
+    stage(batch -> {
+      batch.delete(store.schedule, scheduleKey);
+      batch.put(store.hosts, stateKey, idle);
+      batch.put(store.counters, counterKey, counterValue);
+    });
     schedule.deactivated(h);
   }
 
@@ -293,8 +311,9 @@ public final class Frontier implements AutoCloseable {
     checkNotNull(outcome, "outcome");
     checkArgument(lease.owner == this,
         "lease of %s is from another frontier or from before a reopen; leases do not survive a close", lease.url());
+    long ticket;
     lock.lock();
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
       checkUsable();
       HostQueue h = schedule.get(lease.hostKey());
       checkArgument(h != null && h.isLeased(lease.key), "lease of %s was already completed", lease.url());
@@ -305,7 +324,6 @@ public final class Frontier implements AutoCloseable {
       PartitionCounters c = counters(h.partition);
       boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER || outcome.kind() == FetchOutcome.Kind.DEFERRED;
       if (!keep) {
-        batch.singleDelete(store.queue, lease.key);
         c.queued--;
       }
       switch (outcome.kind()) {
@@ -317,20 +335,33 @@ public final class Frontier implements AutoCloseable {
       // Known empty and this was the last fetch in flight: the host goes idle now.
       boolean idle = !keep && h.exhausted() && h.inFlight() == 1;
       byte[] hostStateKey = HostState.key(h.partition, h.hostKeyUtf8);
-      byte[] newScheduleKey = null;
-      batch.delete(store.schedule, h.scheduleKey());
+      byte[] oldScheduleKey = h.scheduleKey();
+      byte[] newScheduleKey;
+      byte[] newState;
       if (idle) {
         c.hosts--;
-        batch.put(store.hosts, hostStateKey, after.withActive(false, wait.nextAllowedMillis()).encode());
+        newScheduleKey = null;
+        newState = after.withActive(false, wait.nextAllowedMillis()).encode();
       } else {
         newScheduleKey = ScheduleKey.encode(h.partition, wait.nextAllowedMillis(), h.hostKeyUtf8);
-        batch.put(store.schedule, newScheduleKey, scheduleValue());
-        if (after.consecutiveFailures() != before.consecutiveFailures()) {
-          batch.put(store.hosts, hostStateKey, after.withActive(true, wait.nextAllowedMillis()).encode());
-        }
+        newState = after.consecutiveFailures() != before.consecutiveFailures()
+            ? after.withActive(true, wait.nextAllowedMillis()).encode() : null;
       }
-      batch.put(store.counters, c.key(), c.encode());
-      write(batch);
+      byte[] counterKey = c.key();
+      byte[] counterValue = c.encode();
+      ticket = stage(batch -> {
+        if (!keep) {
+          batch.singleDelete(store.queue, lease.key);
+        }
+        batch.delete(store.schedule, oldScheduleKey);
+        if (newScheduleKey != null) {
+          batch.put(store.schedule, newScheduleKey, SCHEDULE_VALUE);
+        }
+        if (newState != null) {
+          batch.put(store.hosts, hostStateKey, newState);
+        }
+        batch.put(store.counters, counterKey, counterValue);
+      });
 
       h.release(lease.key);
       leased--;
@@ -344,11 +375,12 @@ public final class Frontier implements AutoCloseable {
         schedule.reschedule(h, newScheduleKey);
         hostReady.signal();
       }
-    } catch (RocksDBException e) {
-      throw failed(e);
     } finally {
       lock.unlock();
     }
+    // Outside the lock: the other fetchers lease and stage meanwhile, and the first to get
+    // here writes all their completions in one write (GroupCommit).
+    awaitWritten(ticket);
   }
 
   /**
@@ -374,30 +406,33 @@ public final class Frontier implements AutoCloseable {
     checkNotNull(hostKey, "hostKey");
     HostRef ref = hostRef(hostKey);
     byte[] key = HostState.key(ref.partition, ref.utf8);
+    long ticket;
     lock.lock();
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
       checkUsable();
       HostQueue h = schedule.get(hostKey);
       HostState next;
+      byte[] value;
       if (h != null) {
         next = change.apply(h.state());
-        batch.put(store.hosts, key, next.withActive(true, h.nextAllowed()).encode());
+        value = next.withActive(true, h.nextAllowed()).encode();
       } else {
         byte[] stored = store.get(store.hosts, key);
         next = change.apply(stored == null ? HostState.NEW : HostState.decode(stored));
-        batch.put(store.hosts, key, next.encode());
+        value = next.encode();
       }
-      write(batch);
+      ticket = stage(batch -> batch.put(store.hosts, key, value));
       if (h != null) {
         h.setState(next);
         schedule.updateReadiness(h);
         hostReady.signalAll();
+      } else {
+        schedule.storedStateChanged(hostKey, next);
       }
-    } catch (RocksDBException e) {
-      throw failed(e);
     } finally {
       lock.unlock();
     }
+    awaitWritten(ticket);
   }
 
   /** The frontier's counts now. */
@@ -458,6 +493,16 @@ public final class Frontier implements AutoCloseable {
     }
   }
 
+  /** Database writes made since open, each holding one or more operations (group commit); for tests and the benchmark. */
+  long storeWrites() {
+    return store.writes();
+  }
+
+  /** Iterators opened on the store since open; for tests and the benchmark. */
+  long storeIterators() {
+    return store.iteratorsOpened();
+  }
+
   /** Checks the working set's invariants ({@link HostSchedule}); O(hosts in memory), for tests. */
   boolean invariantsHold() {
     lock.lock();
@@ -487,18 +532,32 @@ public final class Frontier implements AutoCloseable {
     }
   }
 
-  private void write(WriteBatch batch) {
+  /** Stages changes for the next write; under the lock, so batches are staged in the order decided. */
+  private long stage(GroupCommit.Changes changes) {
+    assert lock.isHeldByCurrentThread();
     try {
-      store.write(batch);
+      return store.stage(changes);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
+  }
+
+  /** Waits, without the lock, until the changes staged with {@code ticket} are durable. */
+  private void awaitWritten(long ticket) {
+    assert !lock.isHeldByCurrentThread();
+    try {
+      store.awaitWritten(ticket);
     } catch (RuntimeException e) {
       throw failed(e);
     }
   }
 
   /** After a failed write the in-memory state may be ahead of the disk: refuse further use. */
-  private RuntimeException failed(Exception e) {
-    failure = e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
-    return failure;
+  private RuntimeException failed(RuntimeException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    return e;
   }
 
   private void checkUsable() {
@@ -523,9 +582,6 @@ public final class Frontier implements AutoCloseable {
     return c;
   }
 
-  private static byte[] scheduleValue() {
-    return new byte[] {ScheduleKey.VALUE_VERSION};
-  }
 
   private HostRef hostRef(String hostKey) {
     byte[] utf8 = HostKeys.utf8(hostKey);
@@ -546,5 +602,5 @@ public final class Frontier implements AutoCloseable {
     }
   }
 
-  private record Activation(HostRef ref, HostState state, byte[] scheduleKey) {}
+  private record Activation(HostRef ref, byte[] stateKey, HostState state, byte[] scheduleKey) {}
 }

@@ -22,6 +22,13 @@
  * leaves the schedule and keeps its state (delay, failures, next allowed time) for when new
  * URLs arrive.
  *
+ * <h2>Writes</h2>
+ * Each operation's changes form one atomic unit, staged under the frontier's lock in the order
+ * decided and written outside it; the first caller to wait writes everything staged, so
+ * concurrent fetchers' completions share one write-ahead-log append
+ * ({@link dev.crawler.frontier.internal.GroupCommit}). A call returns once its changes are
+ * written, and every read of the store first writes what is staged.
+ *
  * <h2>Memory</h2>
  * The heap holds a working set: the first few thousand hosts of the schedule, each with a
  * couple of URLs read ahead, refilled from disk as it drains

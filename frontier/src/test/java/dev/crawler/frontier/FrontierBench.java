@@ -106,10 +106,13 @@ public final class FrontierBench {
         }
         print("settled_pending_compaction_mb", 0);
       }
+      long writesBefore = frontier.storeWrites();
+      long iteratorsBefore = frontier.storeIterators();
       long perThread = ops / threads;
       AtomicLong done = new AtomicLong();
       List<Thread> fetchers = new ArrayList<>();
       start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       for (int t = 0; t < threads; t++) {
         Thread fetcher = new Thread(() -> {
           try {
@@ -134,6 +137,13 @@ public final class FrontierBench {
       double fetchSeconds = (System.nanoTime() - start) / 1e9;
       print("next_complete_ops", done.get());
       print("next_complete_per_s", Math.round(done.get() / fetchSeconds));
+      // CPU of the whole process (RocksDB's compactions too) per operation: steadier than the
+      // rate on a machine shared with other work.
+      print("next_complete_cpu_ns_per_op", (processCpuNanos() - cpuStart) / Math.max(1, done.get()));
+      // Per 1,000 operations: database writes (fewer than 1,000 when completions are grouped)
+      // and iterators opened (queue reads and schedule refills).
+      print("writes_per_1000_ops", (frontier.storeWrites() - writesBefore) * 1000 / Math.max(1, done.get()));
+      print("iterators_per_1000_ops", (frontier.storeIterators() - iteratorsBefore) * 1000 / Math.max(1, done.get()));
       print("delayed_write_rate", frontier.storeProperty("rocksdb.actual-delayed-write-rate"));
       print("pending_compaction_after_mb",
           frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") >> 20);
@@ -148,6 +158,11 @@ public final class FrontierBench {
 
   private static void print(String name, long value) {
     System.out.println(name + " " + value);
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static long heapUsedAfterGc() {

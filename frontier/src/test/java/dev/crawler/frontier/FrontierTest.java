@@ -325,4 +325,34 @@ class FrontierTest {
       assertThat(f.stats().hosts()).isZero();
     }
   }
+
+  @Test
+  void hostsReadInTogetherGetTheirQueueHeadsFromOneIteratorAndALastUrlNeedsNoFurtherRead() throws Exception {
+    // Every completion moves its host past the working set (the clock moves 1 ms per fetch),
+    // so each lease is of a host read in by a refill, as in a crawl of more hosts than fit.
+    FrontierOptions small = options().toBuilder().workingSetHosts(50).build();
+    int hosts = 200;
+    List<String> offered = new ArrayList<>();
+    List<String> drained = new ArrayList<>();
+    try (Frontier f = Frontier.open(dir, small)) {
+      for (int h = 0; h < hosts; h++) {
+        List<FrontierEntry> batch = urls("h" + h + ".com", 0, 3);
+        f.offer(batch);
+        batch.forEach(e -> offered.add(e.url()));
+      }
+      long iteratorsBefore = f.storeIterators();
+      for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
+        drained.add(l.get().url());
+        f.complete(l.get(), FetchOutcome.FETCHED);
+        clock.advance(Duration.ofMillis(1));
+      }
+      long iterators = f.storeIterators() - iteratorsBefore;
+      assertThat(drained).containsExactlyInAnyOrderElementsOf(offered);
+      assertThat(f.stats().hosts()).isZero();
+      // A refill of about 25 hosts opens two iterators (schedule, queue heads); one per lease
+      // would be 600, and one more per host to find its queue empty another 200.
+      assertThat(iterators).as("iterators for %s leases", drained.size()).isLessThan(drained.size() / 5);
+      assertThat(f.invariantsHold()).isTrue();
+    }
+  }
 }

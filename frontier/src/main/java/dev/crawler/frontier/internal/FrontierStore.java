@@ -65,6 +65,9 @@ public final class FrontierStore implements AutoCloseable {
   public final ColumnFamilyHandle counters;
   private final ColumnFamilyHandle defaultFamily;
   private final Path dir;
+  private final GroupCommit commits;
+  /** Iterators opened so far; read by tests and the benchmark (not exact under concurrent readers). */
+  private volatile long iteratorsOpened;
 
   /** Reads entries of a bounded scan; returns false to stop. */
   @FunctionalInterface
@@ -129,6 +132,8 @@ public final class FrontierStore implements AutoCloseable {
       this.counters = handles.get(4);
       this.writeOptions = own(new WriteOptions()).setSync(sync).setDisableWAL(false);
       checkFormat(partitions);
+      // Closed first: what is staged is written before the database closes.
+      this.commits = own(new GroupCommit(batch -> db.write(writeOptions, batch)));
       opened = true;
     } catch (RocksDBException e) {
       throw new IllegalStateException("cannot open the frontier store at " + dir + ": " + e.getMessage(), e);
@@ -196,16 +201,35 @@ public final class FrontierStore implements AutoCloseable {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** Applies a batch atomically, through the write-ahead log (and an fsync under FSYNC). */
-  public void write(WriteBatch batch) {
-    try {
-      db.write(writeOptions, batch);
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("frontier write failed: " + e.getMessage(), e);
-    }
+  /**
+   * Appends changes to the batch the next write takes (group commit, {@link GroupCommit});
+   * call under the frontier's lock, so batches are staged in the order they are decided.
+   * Returns the ticket to give {@link #awaitWritten}.
+   */
+  public long stage(GroupCommit.Changes changes) {
+    return commits.stage(changes);
+  }
+
+  /**
+   * Returns once the changes staged with {@code ticket} are written atomically, through the
+   * write-ahead log (and an fsync under FSYNC); writes them with whatever else is staged.
+   * Call it without the frontier's lock, so other threads can stage meanwhile.
+   */
+  public void awaitWritten(long ticket) {
+    commits.awaitWritten(ticket);
+  }
+
+  /** Database writes made (each holding one or more staged batches); for tests and the benchmark. */
+  public long writes() {
+    return commits.writes();
+  }
+
+  public long iteratorsOpened() {
+    return iteratorsOpened;
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
+    commits.flush();   // every read sees every change decided before it
     try {
       return db.get(family, key);
     } catch (RocksDBException e) {
@@ -218,6 +242,7 @@ public final class FrontierStore implements AutoCloseable {
     if (keys.isEmpty()) {
       return List.of();
     }
+    commits.flush();
     List<ColumnFamilyHandle> families = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
       families.add(family);
@@ -235,6 +260,8 @@ public final class FrontierStore implements AutoCloseable {
    * the scan never reads past it, not even over tombstones.
    */
   public void scan(ColumnFamilyHandle family, byte[] from, byte[] upper, EntryVisitor visitor) {
+    commits.flush();
+    iteratorsOpened++;
     try (Slice bound = new Slice(upper);
         ReadOptions read = new ReadOptions().setIterateUpperBound(bound);
         RocksIterator it = db.newIterator(family, read)) {
@@ -244,6 +271,42 @@ public final class FrontierStore implements AutoCloseable {
         }
       }
       it.status();
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("frontier scan failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads entries of several ranges with one iterator; returns false to end the current range. */
+  @FunctionalInterface
+  public interface RangeVisitor {
+    boolean visit(int range, byte[] key, byte[] value);
+  }
+
+  /**
+   * Visits the entries of several ranges of {@code family}, range {@code i} from
+   * {@code froms.get(i)} (inclusive) to {@code uppers.get(i)} (exclusive), with one iterator:
+   * opening one costs about as much as a seek, so reading the heads of a thousand queues
+   * with one halves the work. The ranges should be in ascending order. The bounds are checked
+   * here, not by RocksDB, so a range whose every entry is deleted is scanned over its
+   * tombstones up to the next live key.
+   */
+  public void scanEach(ColumnFamilyHandle family, List<byte[]> froms, List<byte[]> uppers, RangeVisitor visitor) {
+    if (froms.isEmpty()) {
+      return;
+    }
+    commits.flush();
+    iteratorsOpened++;
+    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(family, read)) {
+      for (int i = 0; i < froms.size(); i++) {
+        byte[] upper = uppers.get(i);
+        for (it.seek(froms.get(i)); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          if (Bytes.compare(key, upper) >= 0 || !visitor.visit(i, key, it.value())) {
+            break;
+          }
+        }
+        it.status();
+      }
     } catch (RocksDBException e) {
       throw new IllegalStateException("frontier scan failed: " + e.getMessage(), e);
     }
@@ -264,6 +327,7 @@ public final class FrontierStore implements AutoCloseable {
 
   /** Flushes memtables to SST files; used by benchmarks to measure disk use. */
   public void flush() {
+    commits.flush();
     try (var flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
       db.flush(flush, List.of(defaultFamily, queue, hosts, schedule, counters));
     } catch (RocksDBException e) {

@@ -15,7 +15,10 @@ import java.util.List;
  *       the unleased ones on disk at or after {@code readFrom} ({@code null}: the host's first
  *       key); every buffered key sorts before {@code readFrom}.
  *   <li>{@code leased.size() == inFlight}, and no leased key is in {@code buffer}.
- *   <li>{@code exhausted} implies an empty buffer: the last read found nothing unleased.
+ *   <li>{@code readAll}: the last read reached the end of the host's range, so nothing
+ *       unleased is on disk at or after {@code readFrom} (until {@link #unread} says so).
+ *   <li>{@code exhausted}: the host has nothing unleased; its buffer is empty and either a
+ *       read found nothing or the last read reached the end and all it found is handed out.
  * </ul>
  * A new URL (or one given back by RETRY_AFTER) that sorts before {@code readFrom}, by a
  * higher priority, moves {@code readFrom} back and empties the buffer; leased keys met again
@@ -38,6 +41,7 @@ public final class HostQueue {
   final List<byte[]> leased = new ArrayList<>(1);
   final ArrayDeque<QueuedUrl> buffer = new ArrayDeque<>(2);
   byte[] readFrom;
+  boolean readAll;
   boolean exhausted;
   boolean inReady;
 
@@ -80,25 +84,51 @@ public final class HostQueue {
    */
   public QueuedUrl next(FrontierStore store, int connectionLimit) {
     if (buffer.isEmpty() && !exhausted) {
-      readAhead(store, Math.min(MAX_READ_AHEAD, connectionLimit + 1));
+      if (!readAll) {
+        int want = readAheadFor(connectionLimit);
+        store.scan(store.queue, readStart(), readEnd(), (k, v) -> take(k, v, want));
+        readDone(want);
+      }
+      exhausted = buffer.isEmpty();
     }
-    return buffer.poll();
+    QueuedUrl url = buffer.poll();
+    if (url != null && buffer.isEmpty() && readAll) {
+      exhausted = true;   // the last unleased URL: its completion may end the host without another read
+    }
+    return url;
   }
 
-  private void readAhead(FrontierStore store, int want) {
-    byte[] from = readFrom != null ? readFrom : QueuedUrl.hostStart(partition, hostKeyUtf8);
-    byte[][] last = new byte[1][];
-    store.scan(store.queue, from, QueuedUrl.hostEnd(partition, hostKeyUtf8), (k, v) -> {
-      last[0] = k;
-      if (!isLeased(k)) {
-        buffer.add(QueuedUrl.decode(k, v));
-      }
-      return buffer.size() < want;
-    });
-    if (last[0] != null) {
-      readFrom = Bytes.successor(last[0]);
+  /** Read-ahead for this host's connection limit: one more than it may lease at once, so a completion knows if more wait. */
+  static int readAheadFor(int connectionLimit) {
+    return Math.min(MAX_READ_AHEAD, connectionLimit + 1);
+  }
+
+  /** Where a read of this host's queue starts. */
+  byte[] readStart() {
+    return readFrom != null ? readFrom : QueuedUrl.hostStart(partition, hostKeyUtf8);
+  }
+
+  byte[] readEnd() {
+    return QueuedUrl.hostEnd(partition, hostKeyUtf8);
+  }
+
+  /**
+   * Takes the next entry of this host's queue on disk, read from {@link #readStart()} on (by
+   * this queue, or for several hosts at once by {@link HostSchedule}'s refill); returns
+   * whether it wants more. Not finding any tells nothing: only {@link #next} marks the host
+   * exhausted.
+   */
+  boolean take(byte[] key, byte[] value, int want) {
+    readFrom = Bytes.successor(key);
+    if (!isLeased(key)) {
+      buffer.add(QueuedUrl.decode(key, value));
     }
-    exhausted = buffer.isEmpty();
+    return buffer.size() < want;
+  }
+
+  /** Ends a read that started with an empty buffer: it stopped short of {@code want} only at the range's end. */
+  void readDone(int want) {
+    readAll = buffer.size() < want;
   }
 
   /** Records that {@code key}, just taken from this queue, is leased. */
@@ -132,6 +162,7 @@ public final class HostQueue {
   /** Tells the queue that an unleased entry {@code key} is on disk (newly offered or given back). */
   public void unread(byte[] key) {
     exhausted = false;
+    readAll = false;
     if (readFrom == null || Bytes.compare(key, readFrom) >= 0) {
       return;   // the next read reaches it
     }

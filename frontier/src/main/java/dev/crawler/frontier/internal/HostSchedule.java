@@ -37,10 +37,13 @@ public final class HostSchedule {
   /** Hosts read from disk at most per refill, so one refill holds the lock briefly. */
   static final int REFILL_CHUNK = 1024;
 
-  private static final Comparator<HostQueue> EARLIEST_FIRST = Comparator
-      .comparingLong((HostQueue h) -> h.nextAllowed)
-      .thenComparing(h -> h.hostKeyUtf8, Bytes::compare)
-      .thenComparingInt(h -> h.partition);
+  private static final Comparator<HostQueue> EARLIEST_FIRST = (a, b) -> {
+    int c = Long.compare(a.nextAllowed, b.nextAllowed);
+    if (c == 0) {
+      c = Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8);
+    }
+    return c != 0 ? c : Integer.compare(a.partition, b.partition);
+  };
 
   private final FrontierStore store;
   private final Politeness politeness;
@@ -52,7 +55,13 @@ public final class HostSchedule {
   private final boolean[] drained;
   private int undrained;
   private int nextPartitionToRead;
-  private final Map<String, Boolean> knownActive;
+  /**
+   * Active hosts seen recently, with their state as stored when they left memory, so an offer
+   * needs no read to know its host is scheduled and a refill none to learn its settings.
+   * Bounded (least recently used leave); consulted only for hosts not in memory, whose stored
+   * state changes only through {@link #storedStateChanged}.
+   */
+  private final Map<String, HostState> knownActive;
 
   public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive) {
     this.store = store;
@@ -68,7 +77,7 @@ public final class HostSchedule {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<String, HostState> eldest) {
         return size() > knownActive;
       }
     };
@@ -84,8 +93,21 @@ public final class HostSchedule {
     return hosts.containsKey(hostKey) || knownActive.get(hostKey) != null;
   }
 
-  public void rememberActive(String hostKey) {
-    knownActive.put(hostKey, Boolean.TRUE);
+  /** Remembers a host found active on disk, with its stored state. */
+  public void rememberActive(String hostKey, HostState stored) {
+    knownActive.put(hostKey, stored);
+  }
+
+  /** Tells the cache that the stored state of a host not in memory is now {@code stored}. */
+  public void storedStateChanged(String hostKey, HostState stored) {
+    assert !hosts.containsKey(hostKey) : hostKey + " is in memory: its HostQueue holds its state";
+    knownActive.computeIfPresent(hostKey, (k, old) -> stored);
+  }
+
+  /** A host leaves memory for the disk; its state is remembered for when it comes back. */
+  private void leaveMemory(HostQueue h) {
+    hosts.remove(h.hostKey);
+    knownActive.put(h.hostKey, h.state);
   }
 
   private boolean beforeCursor(int partition, byte[] key) {
@@ -98,7 +120,7 @@ public final class HostSchedule {
    */
   public void activated(String hostKey, byte[] hostKeyUtf8, int partition, HostState state, byte[] scheduleKey) {
     assert !hosts.containsKey(hostKey) : hostKey + " activated twice";
-    knownActive.put(hostKey, Boolean.TRUE);
+    knownActive.put(hostKey, state);
     if (beforeCursor(partition, scheduleKey)) {
       HostQueue h = new HostQueue(hostKey, hostKeyUtf8, partition, state, scheduleKey);
       hosts.put(hostKey, h);
@@ -125,7 +147,7 @@ public final class HostSchedule {
       h.inReady = shouldBeReady;
     }
     if (!h.inReady && h.inFlight == 0) {
-      hosts.remove(h.hostKey);   // waits on disk (invariant 3)
+      leaveMemory(h);   // waits on disk (invariant 3)
       assert !h.exhausted : h + " is exhausted with nothing in flight: it should have been deactivated";
     }
   }
@@ -139,9 +161,6 @@ public final class HostSchedule {
     h.scheduleKey = newScheduleKey;
     h.nextAllowed = ScheduleKey.nextAllowedMillis(newScheduleKey);
     updateReadiness(h);
-    if (!hosts.containsKey(h.hostKey)) {
-      knownActive.put(h.hostKey, Boolean.TRUE);
-    }
     evictOverflow();
   }
 
@@ -200,8 +219,7 @@ public final class HostSchedule {
         undrained++;
       }
       if (last.inFlight == 0) {
-        hosts.remove(last.hostKey);
-        knownActive.put(last.hostKey, Boolean.TRUE);
+        leaveMemory(last);
       }
     }
   }
@@ -232,32 +250,73 @@ public final class HostSchedule {
     } else {
       cursor[p] = Bytes.successor(keys.get(keys.size() - 1));
     }
-    List<byte[]> toRead = new ArrayList<>(keys.size());
-    List<byte[]> stateKeys = new ArrayList<>(keys.size());
+    List<HostQueue> fresh = new ArrayList<>(keys.size());
+    List<HostQueue> unknown = new ArrayList<>();
+    List<byte[]> stateKeys = new ArrayList<>();
     for (byte[] k : keys) {
-      HostQueue inMemory = hosts.get(ScheduleKey.hostKey(k));
+      String hostKey = ScheduleKey.hostKey(k);
+      HostQueue inMemory = hosts.get(hostKey);
       if (inMemory != null) {
         // Left memory's range while leased and is now back in it (invariant 2).
         assert java.util.Arrays.equals(inMemory.scheduleKey, k) : inMemory + " has two schedule keys";
         updateReadiness(inMemory);
-      } else {
-        toRead.add(k);
-        stateKeys.add(HostState.key(p, ScheduleKey.hostKeyUtf8(k)));
+        continue;
+      }
+      HostState known = knownActive.get(hostKey);
+      HostQueue h = new HostQueue(hostKey, ScheduleKey.hostKeyUtf8(k), p, known, k);
+      fresh.add(h);
+      if (known == null) {
+        unknown.add(h);
+        stateKeys.add(HostState.key(p, h.hostKeyUtf8));
       }
     }
     List<byte[]> states = store.multiGet(store.hosts, stateKeys);
-    for (int i = 0; i < toRead.size(); i++) {
-      byte[] k = toRead.get(i);
+    for (int i = 0; i < unknown.size(); i++) {
+      HostQueue h = unknown.get(i);
       byte[] stored = states.get(i);
       // A schedule key and its host state are written in one batch; a missing state would
       // be a bug, and the host is still served with default settings rather than lost.
-      HostState state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
-      assert stored != null && state.active() : "scheduled host " + ScheduleKey.hostKey(k) + " has state " + state;
-      HostQueue h = new HostQueue(ScheduleKey.hostKey(k), ScheduleKey.hostKeyUtf8(k), p, state, k);
+      h.state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
+      assert stored != null && h.state.active() : "scheduled host " + h.hostKey + " has state " + h.state;
+      knownActive.put(h.hostKey, h.state);
+    }
+    readQueueHeads(fresh);
+    for (HostQueue h : fresh) {
       hosts.put(h.hostKey, h);
       updateReadiness(h);
     }
     return keys.size();
+  }
+
+  /**
+   * Reads ahead the queues of hosts just read in, with one iterator in key order, instead of
+   * one iterator per host at its first lease: opening an iterator costs about what a seek
+   * does. Every host read in has nothing in flight, so nothing read is leased.
+   */
+  private void readQueueHeads(List<HostQueue> fresh) {
+    if (fresh.isEmpty()) {
+      return;
+    }
+    fresh.sort((a, b) -> Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8));   // one partition: key order
+    List<byte[]> froms = new ArrayList<>(fresh.size());
+    List<byte[]> ends = new ArrayList<>(fresh.size());
+    int[] want = new int[fresh.size()];
+    for (int i = 0; i < fresh.size(); i++) {
+      HostQueue h = fresh.get(i);
+      froms.add(h.readStart());
+      ends.add(h.readEnd());
+      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state.connectionLimit()));
+    }
+    store.scanEach(store.queue, froms, ends, (i, k, v) -> fresh.get(i).take(k, v, want[i]));
+    for (int i = 0; i < fresh.size(); i++) {
+      fresh.get(i).readDone(want[i]);
+    }
+  }
+
+  /** Equal but for the fields the schedule key holds while a host is active. */
+  private static boolean sameSettings(HostState a, HostState b) {
+    return a.crawlDelayMillis() == b.crawlDelayMillis() && a.connectionLimit() == b.connectionLimit()
+        && a.consecutiveFailures() == b.consecutiveFailures();
   }
 
   /** Checks invariants 1 to 4 over the whole working set; O(hosts), for tests and assertions. */
@@ -283,6 +342,17 @@ public final class HostSchedule {
     }
     if (ready.size() > capacity) {
       throw new AssertionError(ready.size() + " ready hosts, capacity " + capacity);
+    }
+    for (Map.Entry<String, HostState> e : knownActive.entrySet()) {
+      if (hosts.containsKey(e.getKey())) {
+        continue;   // not consulted while in memory
+      }
+      byte[] utf8 = HostKeys.utf8(e.getKey());
+      byte[] stored = store.get(store.hosts, HostState.key(HostKeys.partition(utf8, cursor.length), utf8));
+      HostState onDisk = stored == null ? null : HostState.decode(stored);
+      if (onDisk == null || !onDisk.active() || !sameSettings(onDisk, e.getValue())) {
+        throw new AssertionError(e.getKey() + " remembered as " + e.getValue() + " but stored as " + onDisk);
+      }
     }
     for (HostQueue h : ready) {
       if (hosts.get(h.hostKey) != h) {
