@@ -6,6 +6,8 @@ import dev.crawler.crawl.StopReason;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs an opened crawl in the foreground: Ctrl-C and SIGTERM stop it cleanly (the JVM's
@@ -18,36 +20,44 @@ final class CrawlRun {
   private CrawlRun() {}
 
   static int run(Crawl crawl, PrintWriter out) {
+    // Counted down once this thread has closed the crawl and said how it ended: the JVM halts
+    // when its hooks return, so a hook that returned on the crawl's end alone cut that message.
+    CountDownLatch reported = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       crawl.stop();
       try {
-        crawl.awaitRunEnded(SHUTDOWN_WAIT);
-        closeQuietly(crawl);
+        if (!reported.await(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          closeQuietly(crawl);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }, "crawl-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    StopReason reason;
     try {
-      reason = crawl.run();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      reason = StopReason.STOPPED;
-    } finally {
-      closeQuietly(crawl);
+      StopReason reason;
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it has already stopped the crawl
+        reason = crawl.run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        reason = StopReason.STOPPED;
+      } finally {
+        closeQuietly(crawl);
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running: it has stopped the crawl and waits for the message below
+        }
       }
+      out.println("Crawl ended: " + reason.description() + ".");
+      if (reason.resumable()) {
+        out.println("Continue it with: crawler resume --config <the same file>");
+      }
+      out.flush();
+      return reason == StopReason.FAILED ? ExitCode.FAILURE : ExitCode.OK;
+    } finally {
+      reported.countDown();
     }
-    out.println("Crawl ended: " + reason.description() + ".");
-    if (reason.resumable()) {
-      out.println("Continue it with: crawler resume --config <the same file>");
-    }
-    out.flush();
-    return reason == StopReason.FAILED ? ExitCode.FAILURE : ExitCode.OK;
   }
 
   /** Closing twice is harmless: the second call finds nothing open. */

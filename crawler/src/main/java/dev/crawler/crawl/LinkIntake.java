@@ -21,11 +21,13 @@ import java.util.Map;
  * redirect, a sitemap): normalize, scope, URL-seen, frontier. One batch per page, so the
  * URL-seen service confirms its "maybe"s in one store read and the frontier takes one write.
  *
- * <p>Order matters for durability: a URL is marked seen before it is offered. A process killed
- * between the two loses that URL (it is seen but never queued); the window is one batch, and
- * the page that held the link is still leased, so it is fetched again after the restart, but
- * its links then test as seen. Closing that window needs the seen mark and the queue entry in
- * one atomic write; see the crawler README's "Known gaps".
+ * <p>Order matters for durability: a batch's NEW URLs are offered to the frontier before the
+ * URL-seen service records them ({@link UrlSeenService#markSeenAll(List, java.util.function.Consumer)}),
+ * so a URL recorded as seen is always queued. A process killed between the two has queued URLs
+ * it did not record; the page that held them is still leased, so it is fetched again after the
+ * restart and finds them NEW again: they are queued (and fetched) twice. That duplicate is the
+ * whole cost of a kill here, bounded by the NEW URLs of the batches in flight at the kill; the
+ * other order lost those URLs for good.
  */
 final class LinkIntake {
   /** 64 Ki slots: about 10 MB with typical URLs, and most repeated links of thousands of hosts. */
@@ -68,19 +70,20 @@ final class LinkIntake {
     if (candidates.isEmpty()) {
       return 0;
     }
-    List<UrlSeenService.Verdict> verdicts = seen.markSeenAll(new ArrayList<>(candidates.values()));
     List<FrontierEntry> fresh = new ArrayList<>();
-    int i = 0;
-    for (String url : candidates.keySet()) {
-      if (verdicts.get(i++) == UrlSeenService.Verdict.NEW) {
-        fresh.add(FrontierEntry.of(url, scope.hostKey(url), depth).withVia(via).withRedirectHops(redirectHops));
-        stats.link(LinkVerdict.NEW);
-      } else {
-        stats.link(LinkVerdict.DUPLICATE);
+    seen.markSeenAll(new ArrayList<>(candidates.values()), verdicts -> {
+      int i = 0;
+      for (String url : candidates.keySet()) {
+        if (verdicts.get(i++) == UrlSeenService.Verdict.NEW) {
+          fresh.add(FrontierEntry.of(url, scope.hostKey(url), depth).withVia(via).withRedirectHops(redirectHops));
+        }
       }
-    }
-    if (!fresh.isEmpty()) {
-      frontier.offer(fresh);
+      if (!fresh.isEmpty()) {
+        frontier.offer(fresh);   // queued before recorded as seen: see the class comment
+      }
+    });
+    for (int n = 0; n < candidates.size(); n++) {
+      stats.link(n < fresh.size() ? LinkVerdict.NEW : LinkVerdict.DUPLICATE);
     }
     return fresh.size();
   }

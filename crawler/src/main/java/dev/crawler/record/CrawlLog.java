@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -22,17 +21,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * the middle of a line, that cut line is ended first, so it stays one bad line instead of
  * spoiling the first new one.
  *
- * <p>Thread-safe and buffered. The buffer is flushed when it fills, on {@link #flush()}, and when
- * a line comes more than a second after the last flush, so a kill -9 loses at most about a
- * second of lines. I/O failures throw {@link UncheckedIOException} naming the file.
+ * <p>Thread-safe. Each line is handed to the operating system before {@link #log} returns (one
+ * write call, no fsync), so a kill -9 loses no line: the crawl settles a URL in its frontier only
+ * after logging it, and a URL settled without its line would be missing from the log for good
+ * (a buffer that flushed once a second lost about a second of lines at each kill). A power cut
+ * may still lose the last lines. I/O failures throw {@link UncheckedIOException} naming the file.
  */
 public final class CrawlLog implements AutoCloseable {
-  private static final long FLUSH_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
   private final Path file;
   private final ReentrantLock lock = new ReentrantLock();
   private final Writer out;
-  private long lastFlushNanos = System.nanoTime();
   private boolean closed;
 
   public CrawlLog(Path file) {
@@ -60,11 +58,7 @@ public final class CrawlLog implements AutoCloseable {
       checkOpen();
       out.write(line);
       out.write('\n');
-      long now = System.nanoTime();
-      if (now - lastFlushNanos > FLUSH_EVERY_NANOS) {
-        out.flush();
-        lastFlushNanos = now;
-      }
+      out.flush();
     } catch (IOException e) {
       throw failure(e);
     } finally {
@@ -77,7 +71,6 @@ public final class CrawlLog implements AutoCloseable {
     try {
       checkOpen();
       out.flush();
-      lastFlushNanos = System.nanoTime();
     } catch (IOException e) {
       throw failure(e);
     } finally {

@@ -54,6 +54,17 @@ class CrawlLogTest {
   }
 
   @Test
+  void aLoggedLineIsInTheFileAtOnceSoAKilledCrawlLosesNone() throws IOException {
+    Path file = dir.resolve("crawl.log");
+    try (CrawlLog log = new CrawlLog(file)) {
+      log.log(entry("http://example.test/1"));
+      log.log(entry("http://example.test/2"));
+      assertThat(Files.readAllLines(file)).extracting(line -> CrawlLogEntry.parse(line).url())
+          .containsExactly("http://example.test/1", "http://example.test/2");
+    }
+  }
+
+  @Test
   void flushMakesTheLinesReadableWhileTheLogIsOpen() throws IOException {
     Path file = dir.resolve("crawl.log");
     try (CrawlLog log = new CrawlLog(file)) {

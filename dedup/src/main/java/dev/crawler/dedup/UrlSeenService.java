@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
 import org.rocksdb.RocksDBException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * fingerprint's stripe lock, and a fingerprint answered NEW stays in a pending set
  * until its store write is done, so a concurrent "maybe" for it finds it in one or the
  * other.
+ *
+ * <p>Recorded after the caller has used the answer: {@link #markSeenAll(List, Consumer)} hands a
+ * batch's verdicts to the caller (the crawler queues its NEW URLs there) before it writes the NEW
+ * fingerprints to the store. A process killed in between has queued URLs it did not record, never
+ * recorded URLs it did not queue: after the restart those URLs are NEW again when found again, a
+ * bounded duplicate (the URLs of the batches in flight at the kill) instead of a lost URL.
  *
  * <p>No false negatives across restarts: {@link #close} saves the filters and then
  * marks them clean in the store; {@link #open} uses them only if so marked (and removes
@@ -167,7 +175,7 @@ public final class UrlSeenService implements AutoCloseable {
   private volatile double currentRate;
   private double warnAtKeys;
   private volatile boolean closed;
-  /** Set when a store write failed: the filter may hold bits the store lacks, so it is not saved as clean. */
+  /** Set when a batch was not recorded: the filter may hold bits the store lacks, so it is not saved as clean. */
   private volatile boolean storeFailed;
   private final Recovery recovery;
 
@@ -275,6 +283,27 @@ public final class UrlSeenService implements AutoCloseable {
    *     disk): the NEW answers of this batch were not recorded and must not be used
    */
   public List<Verdict> markSeenAll(List<UrlFingerprint> fingerprints) {
+    return markSeenAll(fingerprints, verdicts -> { });
+  }
+
+  /**
+   * Marks a batch as {@link #markSeenAll(List)} does, and hands the verdicts to
+   * {@code beforeRecording} after they are decided and before the NEW fingerprints are written
+   * to the exact store. A caller that queues its NEW URLs in {@code beforeRecording} (as the
+   * crawler offers them to its frontier) makes a kill safe: a URL is recorded as seen only once
+   * it is queued, so a process killed in between loses nothing, and after the restart the
+   * batch's NEW URLs are NEW again when found again (the filter is rebuilt from the store).
+   *
+   * <p>While {@code beforeRecording} runs, the batch's NEW fingerprints are pending: a
+   * concurrent call answers SEEN for them. If it throws, nothing of the batch is recorded and
+   * the exception propagates; the filter then holds bits the store lacks, so it is not saved as
+   * clean at {@link #close} and the next open rebuilds it. Until then, under {@code VERIFY}
+   * the store answers NEW for those URLs again; under {@code ACCEPT} they test SEEN.
+   *
+   * @param beforeRecording receives the verdicts, in the order of the input (read-only)
+   * @throws UncheckedIOException if the exact store cannot be read or written (a full disk)
+   */
+  public List<Verdict> markSeenAll(List<UrlFingerprint> fingerprints, Consumer<List<Verdict>> beforeRecording) {
     if (closed) {
       throw new IllegalStateException("URL-seen service is closed");
     }
@@ -310,17 +339,23 @@ public final class UrlSeenService implements AutoCloseable {
         lock.unlock();
       }
     }
+    List<Verdict> answers = Collections.unmodifiableList(Arrays.asList(verdicts));
+    boolean recorded = false;
     try {
       if (!toVerify.isEmpty()) {
         verify(fingerprints, toVerify, verdicts, added);
       }
+      beforeRecording.accept(answers);
       if (!added.isEmpty()) {
         store.addAll(added);
       }
+      recorded = true;
     } catch (RocksDBException e) {
-      storeFailed = true;
       throw new UncheckedIOException(new IOException("URL-seen store failed: " + e.getMessage(), e));
     } finally {
+      if (!recorded) {
+        storeFailed = true;   // the filter holds bits the store lacks: rebuild it at the next open
+      }
       // Written or failed, they leave the pending set: a failed write leaves them to the store's answer.
       for (UrlFingerprint fp : added) {
         pending.remove(fp);
@@ -330,7 +365,7 @@ public final class UrlSeenService implements AutoCloseable {
       recent.add(fp);
     }
     account(added.size());
-    return Arrays.asList(verdicts);
+    return answers;
   }
 
   private void verify(List<UrlFingerprint> fingerprints, List<Integer> toVerify, Verdict[] verdicts,
@@ -450,7 +485,7 @@ public final class UrlSeenService implements AutoCloseable {
     try {
       store.syncWal();
       if (storeFailed) {
-        log.warn("URL-seen: a store write failed in this run; the filter is not saved and will be rebuilt at the next start");
+        log.warn("URL-seen: a batch was not recorded in this run; the filter is not saved and will be rebuilt at the next start");
         return;
       }
       filters.writeTo(options.directory());

@@ -72,4 +72,25 @@ class UrlSeenCrashTest {
     assertThat(answeredNew).as("NEW answers before the kill").hasSizeGreaterThanOrEqualTo(atLeast);
     return answeredNew;
   }
+
+  @ParameterizedTest
+  @EnumSource(FalsePositivePolicy.class)
+  void aBatchTakenButNotRecordedWhenTheProcessDiesIsNewAgainAfterTheRestart(FalsePositivePolicy policy)
+      throws Exception {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
+        "-Dlogback.configurationFile=none", "-cp", System.getProperty("java.class.path"),
+        SeenChild.class.getName(), dir.toString(), policy.name(), "1000")
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).contains("TAKEN 25");
+    try (UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.builder(dir).expectedUrls(200_000)
+        .policy(policy).build())) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.REBUILT);
+      assertThat(seen.markSeenAll(SeenChild.batch(0))).as("recorded before the halt").containsOnly(Verdict.SEEN);
+      assertThat(seen.markSeenAll(SeenChild.batch(975))).as("recorded before the halt").containsOnly(Verdict.SEEN);
+      assertThat(seen.markSeenAll(SeenChild.batch(1000))).as("taken, not recorded").containsOnly(Verdict.NEW);
+    }
+  }
 }

@@ -235,4 +235,42 @@ class UrlSeenServiceTest {
       assertThat(stats.newUrls()).isEqualTo(40_000);
     }
   }
+
+  @Test
+  void aBatchIsHandedToTheCallerBeforeItIsRecordedAndItsNewUrlsAreSeenMeanwhile() throws IOException {
+    List<UrlFingerprint> batch = urls(20, "handed").stream().map(UrlFingerprint::of).toList();
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {
+      List<Verdict> handed = new ArrayList<>();
+      List<Verdict> answered = seen.markSeenAll(batch, verdicts -> {
+        handed.addAll(verdicts);
+        // another page finding the same links now: pending, so SEEN, never NEW twice
+        assertThat(seen.markSeenAll(batch)).containsOnly(Verdict.SEEN);
+      });
+      assertThat(handed).hasSize(20).containsOnly(Verdict.NEW).isEqualTo(answered);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FalsePositivePolicy.class)
+  void aBatchWhoseCallerFailsIsNotRecordedAndIsNewAgainAfterAReopen(FalsePositivePolicy policy) throws IOException {
+    List<UrlFingerprint> kept = urls(300, "kept").stream().map(UrlFingerprint::of).toList();
+    List<UrlFingerprint> failed = urls(300, "failed").stream().map(UrlFingerprint::of).toList();
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).policy(policy).build())) {
+      seen.markSeenAll(kept);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> seen.markSeenAll(failed, verdicts -> {
+        throw new IllegalStateException("the frontier refused the batch");
+      })).hasMessage("the frontier refused the batch");
+      if (policy == FalsePositivePolicy.VERIFY) {
+        // the store, not the filter, has the last word: they were never recorded
+        assertThat(seen.markSeenAll(failed)).containsOnly(Verdict.NEW);
+      }
+    }
+    try (UrlSeenService seen = UrlSeenService.open(options(10_000).policy(policy).build())) {
+      assertThat(seen.recovery()).as("the filter holds unrecorded bits: rebuilt, not loaded").isEqualTo(Recovery.REBUILT);
+      assertThat(seen.markSeenAll(kept)).containsOnly(Verdict.SEEN);
+      if (policy == FalsePositivePolicy.ACCEPT) {
+        assertThat(seen.markSeenAll(failed)).containsOnly(Verdict.NEW);
+      }
+    }
+  }
 }
