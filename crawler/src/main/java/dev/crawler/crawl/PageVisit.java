@@ -31,6 +31,15 @@ import java.util.Optional;
 final class PageVisit {
   /** How long a URL waits when its host's robots.txt cannot be read (RFC 9309 2.3.1.4: disallow for now). */
   static final Duration ROBOTS_UNAVAILABLE_RETRY = Duration.ofMinutes(1);
+  /**
+   * Times one URL is put back in its queue (429 or 503, or its host's robots.txt unavailable)
+   * before it is given up. Without a limit a host that answers 503 forever, or whose robots.txt
+   * never comes (no DNS, nothing listening, a broken TLS port), keeps its URLs queued and the
+   * crawl never finishes. Nutch gives up after 3 (db.fetch.retry.max), Heritrix after 30.
+   */
+  static final int MAX_RETRIES = 5;
+  /** URLs whose retries are counted at once; one evicted early only gets its retries again. */
+  private static final int RETRIES_TRACKED = 100_000;
 
   private final Frontier frontier;
   private final RobotsCache robots;
@@ -46,6 +55,9 @@ final class PageVisit {
   private final int maxRedirects;
   private final boolean followSitemaps;
   private final Runnable crawlBudgetSpent;
+  /** Retries so far of URLs put back in their queue; in memory only, so a resumed crawl tries them afresh. */
+  private final com.google.common.cache.Cache<String, Integer> retries =
+      com.google.common.cache.CacheBuilder.newBuilder().maximumSize(RETRIES_TRACKED).build();
 
   PageVisit(Frontier frontier, RobotsCache robots, PageBudget budget, Fetcher fetcher, PageParser parser,
       SitemapReader sitemaps, LinkIntake intake, WarcRecorder warc, CrawlLog crawlLog, CrawlStats stats,
@@ -80,6 +92,9 @@ final class PageVisit {
         return;
       }
       scheduling = v.scheduling;
+      if (scheduling.kind() != FetchOutcome.Kind.RETRY_AFTER && scheduling.kind() != FetchOutcome.Kind.DEFERRED) {
+        retries.invalidate(lease.url());
+      }
     } finally {
       if (complete) {
         frontier.complete(lease, scheduling);
@@ -87,8 +102,12 @@ final class PageVisit {
     }
   }
 
-  /** The outcome recorded for the URL and the one that schedules its host. */
-  private record Visit(CrawlOutcome outcome, FetchOutcome scheduling) {}
+  /** The outcome recorded for the URL, the one that schedules its host, and a note for the crawl log (or null). */
+  private record Visit(CrawlOutcome outcome, FetchOutcome scheduling, String note) {
+    Visit(CrawlOutcome outcome, FetchOutcome scheduling) {
+      this(outcome, scheduling, null);
+    }
+  }
 
   private Visit decide(Lease lease, StopSignal stop) {
     String url = lease.url();
@@ -96,8 +115,9 @@ final class PageVisit {
     HostRobots rules = robots.forUrl(url);
     robotsApplied.apply(lease.hostKey(), rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
-      log(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, null, rules.cause());
-      return new Visit(CrawlOutcome.ROBOTS_UNAVAILABLE, FetchOutcome.retryAfter(ROBOTS_UNAVAILABLE_RETRY));
+      Visit visit = retryLater(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, ROBOTS_UNAVAILABLE_RETRY);
+      log(lease, visit.outcome, null, detail(rules.cause(), visit.note));
+      return visit;
     }
     if (!rules.isAllowed(url)) {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
@@ -127,7 +147,7 @@ final class PageVisit {
       warc.record(result);
     }
     Visit visit = follow(lease, result);
-    log(lease, visit.outcome, result, result.cause());
+    log(lease, visit.outcome, result, detail(result.cause(), visit.note));
     return visit;
   }
 
@@ -138,7 +158,7 @@ final class PageVisit {
     }
     if (result.isRetryLater()) {
       Duration wait = result.retryAfter() == null ? Duration.ZERO : result.retryAfter();
-      return new Visit(CrawlOutcome.RETRY_LATER, FetchOutcome.retryAfter(wait));
+      return retryLater(lease, CrawlOutcome.RETRY_LATER, wait);
     }
     if (result.isRedirect() && result.location() != null) {
       if (lease.redirectHops() >= maxRedirects) {
@@ -147,6 +167,9 @@ final class PageVisit {
       intake.take(List.of(result.location()), lease.depth(), lease.url(), lease.redirectHops() + 1);
       return new Visit(CrawlOutcome.REDIRECT, FetchOutcome.FETCHED);
     }
+    if (result.isRedirect()) {
+      return new Visit(CrawlOutcome.FETCHED, FetchOutcome.FETCHED, unfollowedRedirect(result));
+    }
     if (result.contentSkipped()) {
       return new Visit(CrawlOutcome.CONTENT_SKIPPED, FetchOutcome.FETCHED);
     }
@@ -154,6 +177,34 @@ final class PageVisit {
       takeLinks(lease, result);
     }
     return new Visit(result.truncated() ? CrawlOutcome.TRUNCATED : CrawlOutcome.FETCHED, FetchOutcome.FETCHED);
+  }
+
+  /**
+   * Puts the URL back in its queue to wait {@code wait}, or gives it up (the host backs off as
+   * after a failure) once it has been put back {@link #MAX_RETRIES} times.
+   */
+  private Visit retryLater(Lease lease, CrawlOutcome outcome, Duration wait) {
+    int before = retries.asMap().getOrDefault(lease.url(), 0);
+    if (before >= MAX_RETRIES) {
+      retries.invalidate(lease.url());
+      return new Visit(outcome, FetchOutcome.FAILED, "given up after " + MAX_RETRIES + " retries");
+    }
+    retries.put(lease.url(), before + 1);
+    return new Visit(outcome, FetchOutcome.retryAfter(wait));
+  }
+
+  /** Why a 3xx was not followed: its Location is missing, or not an http(s) URL. */
+  private static String unfollowedRedirect(FetchResult result) {
+    String location = result.responseHeaders().get("Location");
+    if (location == null) {
+      return "redirect without Location";
+    }
+    String clipped = location.length() <= 100 ? location : location.substring(0, 97) + "...";
+    return "redirect not followed: Location " + clipped + " is not an http(s) URL";
+  }
+
+  private static String detail(String cause, String note) {
+    return cause == null ? note : note == null ? cause : cause + "; " + note;
   }
 
   private void takeLinks(Lease lease, FetchResult result) {
