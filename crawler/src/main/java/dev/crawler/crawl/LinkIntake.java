@@ -94,7 +94,9 @@ final class LinkIntake {
     switch (normalizer.normalize(raw)) {
       case UrlNormalization.Accepted accepted -> url = accepted.url();
       case UrlNormalization.Rejected rejected -> {
-        stats.link(LinkVerdict.REJECTED);
+        // The normalizer applies scope.max-url-length too (before and after normalizing): the
+        // trap guard's own verdict, not a malformed URL.
+        stats.link(rejected.reason() == UrlNormalization.Reason.TOO_LONG ? LinkVerdict.TOO_LONG : LinkVerdict.REJECTED);
         return null;
       }
     }

@@ -1,5 +1,7 @@
 package dev.crawler.crawl;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.Fetcher;
 import dev.crawler.frontier.FetchOutcome;
@@ -31,6 +33,15 @@ import java.util.Optional;
 final class PageVisit {
   /** How long a URL waits when its host's robots.txt cannot be read (RFC 9309 2.3.1.4: disallow for now). */
   static final Duration ROBOTS_UNAVAILABLE_RETRY = Duration.ofMinutes(1);
+  /**
+   * Times one URL is put back in its queue (429 or 503, or its host's robots.txt unavailable)
+   * before it is given up. Without a limit a host that answers 503 forever, or whose robots.txt
+   * never comes (no DNS, nothing listening, a broken TLS port), keeps its URLs queued and the
+   * crawl never finishes. Nutch gives up after 3 (db.fetch.retry.max), Heritrix after 30.
+   */
+  static final int MAX_RETRIES = 5;
+  /** URLs whose retries are counted at once; one evicted early only gets its retries again. */
+  private static final int RETRIES_TRACKED = 100_000;
 
   private final Frontier frontier;
   private final RobotsCache robots;
@@ -46,6 +57,9 @@ final class PageVisit {
   private final int maxRedirects;
   private final boolean followSitemaps;
   private final Runnable crawlBudgetSpent;
+  /** Retries so far of URLs put back in their queue; in memory only, so a resumed crawl tries them afresh. */
+  private final Cache<String, Integer> retries =
+      CacheBuilder.newBuilder().maximumSize(RETRIES_TRACKED).build();
 
   PageVisit(Frontier frontier, RobotsCache robots, PageBudget budget, Fetcher fetcher, PageParser parser,
       SitemapReader sitemaps, LinkIntake intake, WarcRecorder warc, CrawlLog crawlLog, CrawlStats stats,
@@ -81,6 +95,9 @@ final class PageVisit {
         return;
       }
       scheduling = v.scheduling;
+      if (scheduling.kind() != FetchOutcome.Kind.RETRY_AFTER && scheduling.kind() != FetchOutcome.Kind.DEFERRED) {
+        retries.invalidate(lease.url());
+      }
     } catch (RuntimeException e) {
       if (StorageFailure.is(e)) {
         // A full disk or a broken store: what this visit wrote may be incomplete (WARC record,
@@ -95,8 +112,12 @@ final class PageVisit {
     }
   }
 
-  /** The outcome recorded for the URL and the one that schedules its host. */
-  private record Visit(CrawlOutcome outcome, FetchOutcome scheduling) {}
+  /** The outcome recorded for the URL, the one that schedules its host, and a note for the crawl log (or null). */
+  private record Visit(CrawlOutcome outcome, FetchOutcome scheduling, String note) {
+    Visit(CrawlOutcome outcome, FetchOutcome scheduling) {
+      this(outcome, scheduling, null);
+    }
+  }
 
   private Visit decide(Lease lease, StopSignal stop) {
     String url = lease.url();
@@ -104,8 +125,9 @@ final class PageVisit {
     HostRobots rules = robots.forUrl(url);
     robotsApplied.apply(lease.hostKey(), rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
-      log(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, null, rules.cause());
-      return new Visit(CrawlOutcome.ROBOTS_UNAVAILABLE, FetchOutcome.retryAfter(ROBOTS_UNAVAILABLE_RETRY));
+      Visit visit = retryLater(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, ROBOTS_UNAVAILABLE_RETRY);
+      log(lease, visit.outcome, null, detail(rules.cause(), visit.note));
+      return visit;
     }
     if (!rules.isAllowed(url)) {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
@@ -135,7 +157,7 @@ final class PageVisit {
       warc.record(result);
     }
     Visit visit = follow(lease, result);
-    log(lease, visit.outcome, result, result.cause());
+    log(lease, visit.outcome, result, detail(result.cause(), visit.note));
     return visit;
   }
 
@@ -146,7 +168,7 @@ final class PageVisit {
     }
     if (result.isRetryLater()) {
       Duration wait = result.retryAfter() == null ? Duration.ZERO : result.retryAfter();
-      return new Visit(CrawlOutcome.RETRY_LATER, FetchOutcome.retryAfter(wait));
+      return retryLater(lease, CrawlOutcome.RETRY_LATER, wait);
     }
     if (result.isRedirect() && result.location() != null) {
       if (lease.redirectHops() >= maxRedirects) {
@@ -155,6 +177,9 @@ final class PageVisit {
       intake.take(List.of(result.location()), lease.depth(), lease.url(), lease.redirectHops() + 1);
       return new Visit(CrawlOutcome.REDIRECT, FetchOutcome.FETCHED);
     }
+    if (result.isRedirect()) {
+      return new Visit(CrawlOutcome.FETCHED, FetchOutcome.FETCHED, unfollowedRedirect(result));
+    }
     if (result.contentSkipped()) {
       return new Visit(CrawlOutcome.CONTENT_SKIPPED, FetchOutcome.FETCHED);
     }
@@ -162,6 +187,34 @@ final class PageVisit {
       takeLinks(lease, result);
     }
     return new Visit(result.truncated() ? CrawlOutcome.TRUNCATED : CrawlOutcome.FETCHED, FetchOutcome.FETCHED);
+  }
+
+  /**
+   * Puts the URL back in its queue to wait {@code wait}, or gives it up (the host backs off as
+   * after a failure) once it has been put back {@link #MAX_RETRIES} times.
+   */
+  private Visit retryLater(Lease lease, CrawlOutcome outcome, Duration wait) {
+    int before = retries.asMap().getOrDefault(lease.url(), 0);
+    if (before >= MAX_RETRIES) {
+      retries.invalidate(lease.url());
+      return new Visit(outcome, FetchOutcome.FAILED, "given up after " + MAX_RETRIES + " retries");
+    }
+    retries.put(lease.url(), before + 1);
+    return new Visit(outcome, FetchOutcome.retryAfter(wait));
+  }
+
+  /** Why a 3xx was not followed: its Location is missing, or not an http(s) URL. */
+  private static String unfollowedRedirect(FetchResult result) {
+    String location = result.responseHeaders().get("Location");
+    if (location == null) {
+      return "redirect without Location";
+    }
+    String clipped = location.length() <= 100 ? location : location.substring(0, 97) + "...";
+    return "redirect not followed: Location " + clipped + " is not an http(s) URL";
+  }
+
+  private static String detail(String cause, String note) {
+    return cause == null ? note : note == null ? cause : cause + "; " + note;
   }
 
   private void takeLinks(Lease lease, FetchResult result) {
@@ -184,8 +237,8 @@ final class PageVisit {
 
   /** robots.txt rules reach the frontier (Crawl-delay) and the intake (Sitemap lines) once per fetch of them. */
   private final class RobotsApplied {
-    private final com.google.common.cache.Cache<String, Instant> applied =
-        com.google.common.cache.CacheBuilder.newBuilder().maximumSize(100_000).build();
+    private final Cache<String, Instant> applied =
+        CacheBuilder.newBuilder().maximumSize(100_000).build();
 
     void apply(String hostKey, HostRobots rules) {
       if (rules.fetchedAt().equals(applied.getIfPresent(hostKey))) {

@@ -11,6 +11,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 
 /**
@@ -19,6 +20,8 @@ import javax.net.ssl.SSLException;
  */
 record FetchFailure(FetchStatus status, String cause) {
   private static final int MAX_CAUSE_LENGTH = 160;
+  /** Okio's EOFException when a line has no end within the limit and some bytes arrived: {@code \n not found: limit=N} with N > 0. */
+  private static final Pattern HEADER_LINE_CUT = Pattern.compile("\\\\n not found: limit=[1-9]");
 
   /**
    * Classifies an OkHttp failure. Order matters: OkHttp's own exceptions are subclasses of the
@@ -67,6 +70,13 @@ record FetchFailure(FetchStatus status, String cause) {
       // Bad status line, bad chunk header, or "unexpected end of stream": a body shorter than
       // its Content-Length or a chunked body without its last chunk.
       return failure(FetchStatus.PROTOCOL_ERROR, message);
+    }
+    if (e.getCause() instanceof EOFException eof && eof.getMessage() != null
+        && HEADER_LINE_CUT.matcher(eof.getMessage()).lookingAt()) {
+      // Okio's words for a header line without its end: more bytes than OkHttp's 256 KiB limit
+      // on the headers, or a line cut by the close. OkHttp wraps them in "unexpected end of
+      // stream", which would read as a connection closed before it sent anything (limit=0).
+      return failure(FetchStatus.PROTOCOL_ERROR, "response headers cut off or over OkHttp's 256 KiB limit");
     }
     if (e instanceof EOFException || lower.startsWith("unexpected end of stream")) {
       // OkHttp's words for a connection closed before the status line and headers arrived.

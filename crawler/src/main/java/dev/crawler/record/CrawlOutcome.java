@@ -18,11 +18,11 @@ public enum CrawlOutcome {
   REDIRECT,
   /** A 3xx past fetch.max-redirects hops from the first URL: not followed. */
   REDIRECT_LIMIT,
-  /** 429 or 503: the URL went back to its host's queue, the host waits. */
+  /** 429 or 503: the URL went back to its host's queue, the host waits; after 5 retries it is given up (the detail says so). */
   RETRY_LATER,
   /** robots.txt disallows the URL: never requested. */
   ROBOTS_DENIED,
-  /** robots.txt answered 5xx or could not be fetched: the URL waits (RFC 9309 2.3.1.4). */
+  /** robots.txt answered 5xx or could not be fetched: the URL waits (RFC 9309 2.3.1.4); after 5 retries it is given up. */
   ROBOTS_UNAVAILABLE,
   /** The host's or the crawl's page budget is spent: not requested. */
   BUDGET_EXCEEDED,
