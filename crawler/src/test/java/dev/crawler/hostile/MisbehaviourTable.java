@@ -4,20 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * misbehaviours.csv as the Markdown table the README's "Reliability" section quotes
- * (README-table.md beside the CSV); {@link HostileWebTest} keeps the two equal.
+ * misbehaviours.csv as the Markdown table the root README's "Reliability" section quotes
+ * between the {@link #START} and {@link #END} markers; {@link HostileWebTest} keeps the two equal.
  */
 final class MisbehaviourTable {
-  static final String FILE = "README-table.md";
+  static final String START = "<!-- hostile-web:start (generated from crawler/src/test/resources/dev/crawler/hostile/misbehaviours.csv) -->";
+  static final String END = "<!-- hostile-web:end -->";
 
   private MisbehaviourTable() {}
 
   /** @param csvLines misbehaviours.csv, line by line */
   static String render(List<String> csvLines) {
     List<String> out = new ArrayList<>();
-    out.add("<!-- Generated from crawler/src/test/resources/dev/crawler/hostile/misbehaviours.csv;"
-        + " HostileWebTest checks it. Do not edit by hand. -->");
-    out.add("");
     out.add("One crawl of a loopback site whose seed page links to every case below (each on a host of its own), with");
     out.add("fetch.timeouts read 5s / total 10s, fetch.max-content-bytes 1MB and crawl.limits.max-depth 6. It ends on its");
     out.add("own (FINISHED), every case gets the outcome shown, every line of the crawl log is counted in the stats, no");
