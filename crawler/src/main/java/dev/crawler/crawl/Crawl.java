@@ -32,6 +32,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -156,9 +157,11 @@ public final class Crawl implements AutoCloseable {
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
-      before.ifPresent(s -> budget.restore(fetchAttempts(s)));
       LinkIntake intake = new LinkIntake(normalizer, scope, seen, frontier, stats);
       seeds.forEach(scope::addSeed);
+      if (start == Start.RESUME && budget.limited()) {
+        restoreBudget(budget, config, dir, before, scope);
+      }
 
       StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
@@ -172,8 +175,16 @@ public final class Crawl implements AutoCloseable {
       self[0] = crawl;
       if (start == Start.NEW) {
         int queued = intake.take(seeds, 0, null, 0);
+        dir.markSeedsQueued();
         log.info("New crawl in {}: {} seeds, {} queued", root, seeds.size(), queued);
       } else {
+        if (!dir.seedsQueued()) {
+          // Stopped while its seeds were being queued (a kill): queue them again. The URL-seen
+          // service answers SEEN for those the frontier already holds.
+          int queued = intake.take(seeds, 0, null, 0);
+          dir.markSeedsQueued();
+          log.info("The crawl had stopped before its seeds were all queued: {} more queued", queued);
+        }
         log.info("Resuming the crawl in {}: {} URLs queued in {} hosts, filter {} ({})", root,
             frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(),
             seen.recovery() == UrlSeenService.Recovery.REBUILT ? "after an unclean stop" : "clean stop");
@@ -235,6 +246,30 @@ public final class Crawl implements AutoCloseable {
   }
 
   /** Pages the budget has already granted: every settled URL but those stopped before a request. */
+  /**
+   * Sets what a resumed crawl has already spent of its page limits: from the crawl log, exact
+   * and per host; without a crawl log (output.crawl-log: false), the total from stats.json,
+   * which may be up to one stats interval behind after a kill.
+   */
+  private static void restoreBudget(PageBudget budget, CrawlConfig config, CrawlDirectory dir,
+      Optional<StatsSnapshot> before, Scope scope) throws IOException {
+    if (config.output().crawlLog()) {
+      SpentPages.Counts spent = SpentPages.count(dir.crawlLog(), scope::hostKey, budget.limitedPerHost());
+      budget.restore(spent.total(), spent.perHost());
+      if (spent.unreadableLines() > 0) {
+        log.warn("{} line(s) of {} are not crawl-log lines (a line cut by a kill is one) and were not counted"
+            + " against the page limits", spent.unreadableLines(), dir.crawlLog());
+      }
+      return;
+    }
+    long total = before.map(Crawl::fetchAttempts).orElse(0L);
+    budget.restore(total, Map.of());
+    if (budget.limitedPerHost()) {
+      log.warn("Without a crawl log (output.crawl-log: false) the pages each host had before the resume are"
+          + " unknown: crawl.limits.max-pages-per-host counts again from zero");
+    }
+  }
+
   static long fetchAttempts(StatsSnapshot s) {
     return s.pages() - s.outcome(CrawlOutcome.ROBOTS_DENIED) - s.outcome(CrawlOutcome.ROBOTS_UNAVAILABLE)
         - s.outcome(CrawlOutcome.BUDGET_EXCEEDED);

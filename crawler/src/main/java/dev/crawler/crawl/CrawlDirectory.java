@@ -22,6 +22,7 @@ import java.util.stream.Stream;
  * <pre>
  *   crawl.lock      held by the running process
  *   seeds.txt       the seeds the crawl started from (a resume re-reads them for the scope)
+ *   seeds.queued    present once the frontier holds the seeds (a resume without it queues them again)
  *   frontier/       RocksDB: the queues (module frontier)
  *   seen/           the URL-seen filter and its exact store (module dedup)
  *   warc/           gzipped WARC files
@@ -97,10 +98,22 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "warc", "seeds.txt", "crawl.log", "stats.json", "stats.json.tmp");
+      List.of("frontier", "seen", "warc", "seeds.txt", "seeds.queued", "crawl.log", "stats.json", "stats.json.tmp");
+
+  private static final String SEEDS_QUEUED = "seeds.queued";
 
   Path seeds() {
     return root.resolve("seeds.txt");
+  }
+
+  /** Whether the frontier was given the seeds (see {@link #markSeedsQueued}). */
+  boolean seedsQueued() {
+    return Files.exists(root.resolve(SEEDS_QUEUED));
+  }
+
+  /** Records that the frontier holds the seeds; a crawl killed before this queues them again on resume. */
+  void markSeedsQueued() throws IOException {
+    Files.write(root.resolve(SEEDS_QUEUED), new byte[0]);
   }
 
   Path frontier() {

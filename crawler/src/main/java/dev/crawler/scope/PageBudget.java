@@ -2,6 +2,7 @@ package dev.crawler.scope;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * is refused.
  *
  * <p>Per-host counts live in memory, one small entry per host key, and only when a per-host
- * limit is set. They start at zero after a resume: {@link #restore} restores the total only.
+ * limit is set; {@link #restore} sets them after a resume.
  */
 public final class PageBudget {
   private final long maxPages;
@@ -70,10 +71,27 @@ public final class PageBudget {
   /**
    * Sets the pages already spent, from the crawl's saved state, before a resumed crawl starts
    * fetching.
+   *
+   * @param pagesSoFar pages spent in all
+   * @param perHost pages spent per host key (ignored without a per-host limit)
    */
-  public void restore(long pagesSoFar) {
+  public void restore(long pagesSoFar, Map<String, Long> perHost) {
     checkArgument(pagesSoFar >= 0, "pagesSoFar (%s) must be >= 0", pagesSoFar);
     spent.set(pagesSoFar);
+    spentPerHost.clear();
+    if (maxPagesPerHost != Long.MAX_VALUE) {
+      perHost.forEach((host, pages) -> spentPerHost.put(host, new AtomicLong(pages)));
+    }
+  }
+
+  /** Whether any limit is set, so that a resume must restore what was spent. */
+  public boolean limited() {
+    return maxPages != Long.MAX_VALUE || maxPagesPerHost != Long.MAX_VALUE;
+  }
+
+  /** Whether a per-host limit is set. */
+  public boolean limitedPerHost() {
+    return maxPagesPerHost != Long.MAX_VALUE;
   }
 
   /** Pages granted so far (plus the restored count). */

@@ -39,12 +39,6 @@ class FullDiskTest {
   static final int FILESYSTEM_MB = 64;
   /** Pages of about 100 KB (about 23 KB in the WARC file): the site's 320 need about 7.5 MB. */
   static final DemoSiteSpec SITE = DemoSiteSpec.generated(4, 80).withPageShape(78, 100_000);
-  /**
-   * The only logger allowed a stack trace at WARN: the frontier module logs a failed close of
-   * RocksDB ("Seen error. Skip writing buffer.") with one; that module is not the crawler's to change.
-   */
-  static final String FRONTIER_STORE = "dev.crawler.frontier.internal.FrontierStore";
-
   @TempDir Path tmp;
   SmallFilesystem disk;
   DemoSite site;
@@ -184,7 +178,6 @@ class FullDiskTest {
         .contains("Free space on the disk of " + disk.root().resolve("crawl"))
         .endsWith("then continue with `crawler resume --config crawl.yaml`.");
     assertThat(events.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-        .filteredOn(e -> !e.getLoggerName().equals(FRONTIER_STORE))
         .allSatisfy(e -> assertThat(e.getThrowableProxy()).as("stack trace of: %s", e.getFormattedMessage()).isNull());
   }
 

@@ -52,12 +52,23 @@ class PageBudgetTest {
   @Test
   void aResumedCrawlCountsThePagesItAlreadyFetched() {
     PageBudget budget = new PageBudget(10, Long.MAX_VALUE);
-    budget.restore(9);
+    budget.restore(9, Map.of());
     assertThat(budget.tryAcquire("a.example")).isEqualTo(Grant.GRANTED);
     assertThat(budget.tryAcquire("a.example")).isEqualTo(Grant.CRAWL_SPENT);
     assertThat(budget.spent()).isEqualTo(10);
-    budget.restore(12);
+    budget.restore(12, Map.of());
     assertThat(budget.tryAcquire("b.example")).isEqualTo(Grant.CRAWL_SPENT);
+  }
+
+  @Test
+  void aResumedCrawlCountsEachHostsPagesAgainstItsLimit() {
+    PageBudget budget = new PageBudget(100, 3);
+    budget.restore(5, Map.of("a.example", 3L, "b.example", 2L));
+    assertThat(budget.tryAcquire("a.example")).isEqualTo(Grant.HOST_SPENT);
+    assertThat(budget.tryAcquire("b.example")).isEqualTo(Grant.GRANTED);
+    assertThat(budget.tryAcquire("b.example")).isEqualTo(Grant.HOST_SPENT);
+    assertThat(budget.tryAcquire("c.example")).isEqualTo(Grant.GRANTED);
+    assertThat(budget.spent()).isEqualTo(7);
   }
 
   @Test

@@ -346,8 +346,13 @@ public final class FrontierStore implements AutoCloseable {
         } else {
           resource.close();
         }
+      } catch (RocksDBException e) {
+        // Expected after a storage failure (a full disk: "Seen error. Skip writing buffer."): the
+        // memtables could not be flushed, but every accepted write is in the write-ahead log,
+        // which the next open replays. Keep closing the rest: native memory must be released.
+        org.slf4j.LoggerFactory.getLogger(FrontierStore.class).warn("The frontier's RocksDB did not close cleanly ({});"
+            + " nothing accepted is lost: its write-ahead log is replayed when the crawl is resumed", e.getMessage());
       } catch (Exception e) {
-        // Keep closing the rest: a half-closed store must still release its native memory.
         org.slf4j.LoggerFactory.getLogger(FrontierStore.class).warn("closing {} failed", resource, e);
       }
     }

@@ -1,0 +1,136 @@
+package dev.crawler.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.config.ConfigLoader;
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.demo.DemoSite;
+import dev.crawler.demo.RequestLog;
+import dev.crawler.frontier.Frontier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a resume must take back from the crawl folder besides the frontier and the filter: the
+ * pages already spent of the limits (per host too), and seeds that a kill kept from being
+ * queued. The site's request log is the truth.
+ */
+class ResumeStateTest {
+  @TempDir Path dir;
+  DemoSite site;
+
+  @BeforeEach
+  void startTheSite() throws Exception {
+    site = DemoSite.start(CrawlEndToEndTest.smallSite());
+  }
+
+  @AfterEach
+  void stopTheSite() {
+    site.close();
+  }
+
+  private CrawlConfig config(String maxPages, String maxPagesPerHost) throws Exception {
+    String yaml = """
+        crawl:
+          data-dir: '%s'
+          user-agent:
+            name: test-crawler
+          limits:
+            max-pages: %s
+            max-pages-per-host: %s
+        politeness:
+          default-delay: 0ms
+        fetch:
+          workers: 8
+        scope:
+          allow-private-addresses: true
+        seen:
+          expected-urls: 100_000
+        stats:
+          interval: 500ms
+        """.formatted(dir.resolve("crawl"), maxPages, maxPagesPerHost);
+    return ConfigLoader.parse(yaml, "test", dir);
+  }
+
+  private StopReason run(CrawlConfig config, Crawl.Start start) throws Exception {
+    try (Crawl crawl = Crawl.open(config, start,
+        CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()))) {
+      return crawl.run();
+    }
+  }
+
+  /** Page requests (robots.txt left out) per host, from the site's log. */
+  private Map<String, Long> pagesPerHost() {
+    Map<String, Long> pages = new HashMap<>();
+    for (RequestLog.Request r : site.requests().all()) {
+      if (!r.target().equals("/robots.txt")) {
+        pages.merge(r.host(), 1L, Long::sum);
+      }
+    }
+    return pages;
+  }
+
+  private long pages() {
+    return pagesPerHost().values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  @Test
+  void aPerHostLimitHoldsAcrossAResume() throws Exception {
+    assertThat(run(config("15", "10"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    assertThat(pages()).isEqualTo(15);
+    assertThat(run(config("unlimited", "10"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+    // www (60 pages) and docs (40) reach their limit; slow has 6 pages and a robots.txt-free
+    // count below it. Before the resume counted per host, each host started again from zero.
+    assertThat(pagesPerHost()).containsEntry("www.example.com", 10L).containsEntry("docs.example.com", 10L)
+        .allSatisfy((host, pages) -> assertThat(pages).as(host).isLessThanOrEqualTo(10));
+  }
+
+  @Test
+  void theTotalLimitCountsFromTheCrawlLogNotFromAStaleStatsFile() throws Exception {
+    assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    // After a kill, stats.json is up to one stats interval behind; here it is gone altogether.
+    Files.delete(dir.resolve("crawl").resolve("stats.json"));
+    assertThat(run(config("30", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.MAX_PAGES);
+    assertThat(pages()).isEqualTo(30);
+  }
+
+  @Test
+  void aCrawlKilledBeforeItsSeedsWereQueuedQueuesThemOnResume() throws Exception {
+    CrawlConfig config = config("unlimited", "unlimited");
+    Path crawl = dir.resolve("crawl");
+    // The folder as a kill leaves it after the stores were created and before the seeds were
+    // queued: seeds.txt written, an empty frontier, an empty filter, no seeds.queued.
+    Files.createDirectories(crawl);
+    Files.write(crawl.resolve("seeds.txt"), site.seeds(), StandardCharsets.UTF_8);
+    Frontier.open(crawl.resolve("frontier"), CrawlSetup.frontier(config)).close();
+    UrlSeenService.open(CrawlSetup.seen(config, crawl.resolve("seen"))).close();
+
+    assertThat(run(config, Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+    Map<String, Long> fetched = site.requests().countsByUrl();
+    assertThat(fetched.keySet()).containsExactlyInAnyOrderElementsOf(
+        site.expectedFetches(CrawlEndToEndTest.IN_SCOPE));
+    assertThat(fetched).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
+    assertThat(crawl.resolve("seeds.queued")).exists();
+  }
+
+  @Test
+  void aSeedAlreadyQueuedIsNotQueuedTwiceWhenTheMarkIsMissing() throws Exception {
+    CrawlConfig config = config("5", "unlimited");
+    assertThat(run(config, Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    // A crawl from before seeds.queued existed, or one killed between queueing and marking.
+    Files.delete(dir.resolve("crawl").resolve("seeds.queued"));
+    assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+    List<String> seedsFetchedTwice = site.seeds().stream()
+        .filter(seed -> site.requests().countsByUrl().getOrDefault(seed, 0L) > 1).toList();
+    assertThat(seedsFetchedTwice).isEmpty();
+  }
+}
