@@ -61,6 +61,12 @@ class CrawlEndToEndTest {
   }
 
   static Crawl open(Path dir, String maxPages, Crawl.Start start) throws Exception {
+    CrawlConfig config = config(dir, maxPages, "unlimited");
+    return Crawl.open(config, start, CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()));
+  }
+
+  /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed. */
+  static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost) throws Exception {
     String yaml = """
         crawl:
           data-dir: '%s'
@@ -68,6 +74,7 @@ class CrawlEndToEndTest {
             name: test-crawler
           limits:
             max-pages: %s
+            max-pages-per-host: %s
         politeness:
           default-delay: 0ms
         fetch:
@@ -78,9 +85,8 @@ class CrawlEndToEndTest {
           expected-urls: 100_000
         stats:
           interval: 500ms
-        """.formatted(dir, maxPages);
-    CrawlConfig config = ConfigLoader.parse(yaml, "test", dir.getParent());
-    return Crawl.open(config, start, CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()));
+        """.formatted(dir, maxPages, maxPagesPerHost);
+    return ConfigLoader.parse(yaml, "test", dir.getParent());
   }
 
   @Test

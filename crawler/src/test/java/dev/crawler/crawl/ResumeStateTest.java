@@ -2,7 +2,6 @@ package dev.crawler.crawl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.demo.DemoSite;
@@ -39,26 +38,7 @@ class ResumeStateTest {
   }
 
   private CrawlConfig config(String maxPages, String maxPagesPerHost) throws Exception {
-    String yaml = """
-        crawl:
-          data-dir: '%s'
-          user-agent:
-            name: test-crawler
-          limits:
-            max-pages: %s
-            max-pages-per-host: %s
-        politeness:
-          default-delay: 0ms
-        fetch:
-          workers: 8
-        scope:
-          allow-private-addresses: true
-        seen:
-          expected-urls: 100_000
-        stats:
-          interval: 500ms
-        """.formatted(dir.resolve("crawl"), maxPages, maxPagesPerHost);
-    return ConfigLoader.parse(yaml, "test", dir);
+    return CrawlEndToEndTest.config(dir.resolve("crawl"), maxPages, maxPagesPerHost);
   }
 
   private StopReason run(CrawlConfig config, Crawl.Start start) throws Exception {
