@@ -1,10 +1,8 @@
 package dev.crawler.cli;
 
 import dev.crawler.config.ConfigLoader;
-import dev.crawler.config.CrawlConfig;
 import dev.crawler.crawl.Crawl;
 import dev.crawler.crawl.CrawlEnvironment;
-import dev.crawler.crawl.CrawlStartException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,14 +34,7 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    CrawlConfig loaded = ConfigLoader.load(config);
     CrawlEnvironment env = seeds == null ? CrawlEnvironment.standard() : CrawlEnvironment.standard().withSeedFile(seeds);
-    Crawl crawl;
-    try {
-      crawl = Crawl.open(loaded, Crawl.Start.NEW, env);
-    } catch (CrawlStartException e) {
-      throw CrawlRun.startFailure(e);
-    }
-    return CrawlRun.run(crawl, spec.commandLine().getOut());
+    return CrawlRun.openAndRun(ConfigLoader.load(config), Crawl.Start.NEW, env, spec.commandLine().getOut());
   }
 }

@@ -1,6 +1,8 @@
 package dev.crawler.cli;
 
+import dev.crawler.config.CrawlConfig;
 import dev.crawler.crawl.Crawl;
+import dev.crawler.crawl.CrawlEnvironment;
 import dev.crawler.crawl.CrawlStartException;
 import dev.crawler.crawl.StopReason;
 import java.io.IOException;
@@ -19,6 +21,7 @@ final class CrawlRun {
 
   private CrawlRun() {}
 
+  /** Runs an opened crawl until it ends, then closes it; the exit code says how it ended. */
   static int run(Crawl crawl, PrintWriter out) {
     // Counted down once this thread has closed the crawl and said how it ended: the JVM halts
     // when its hooks return, so a hook that returned on the crawl's end alone cut that message.
@@ -69,8 +72,18 @@ final class CrawlRun {
     }
   }
 
-  /** The crawl did not start (its folder, its seeds): nothing was done, so it is a usage error. */
-  static CommandFailure startFailure(CrawlStartException e) {
-    return new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
+  /**
+   * Opens the crawl and runs it (see {@link #run}). A crawl that cannot start (its folder, its
+   * seeds) did nothing, so that is a usage error: exit code 2.
+   */
+  static int openAndRun(CrawlConfig config, Crawl.Start start, CrawlEnvironment env, PrintWriter out)
+      throws IOException {
+    Crawl crawl;
+    try {
+      crawl = Crawl.open(config, start, env);
+    } catch (CrawlStartException e) {
+      throw new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
+    }
+    return run(crawl, out);
   }
 }

@@ -3,7 +3,6 @@ package dev.crawler.cli;
 import dev.crawler.config.ConfigLoader;
 import dev.crawler.crawl.Crawl;
 import dev.crawler.crawl.CrawlEnvironment;
-import dev.crawler.crawl.CrawlStartException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -32,12 +31,7 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Crawl crawl;
-    try {
-      crawl = Crawl.open(ConfigLoader.load(config), Crawl.Start.RESUME, CrawlEnvironment.standard());
-    } catch (CrawlStartException e) {
-      throw CrawlRun.startFailure(e);
-    }
-    return CrawlRun.run(crawl, spec.commandLine().getOut());
+    return CrawlRun.openAndRun(ConfigLoader.load(config), Crawl.Start.RESUME, CrawlEnvironment.standard(),
+        spec.commandLine().getOut());
   }
 }

@@ -102,7 +102,7 @@ final class LinkIntake {
     }
     ScopeVerdict verdict = scope.check(url, depth);
     if (!verdict.inScope()) {
-      stats.link(LinkVerdict.valueOf(verdict.name()));
+      stats.link(counted(verdict));
       return null;
     }
     return url;
@@ -111,5 +111,19 @@ final class LinkIntake {
   /** The normal form of a seed, or null if the normalizer refuses it. */
   String normalizeSeed(String raw) {
     return normalizer.normalize(raw) instanceof UrlNormalization.Accepted a ? a.url() : null;
+  }
+
+  /** The stats' name of a scope refusal; a switch, so a new refusal does not compile until it is counted. */
+  private static LinkVerdict counted(ScopeVerdict refusal) {
+    return switch (refusal) {
+      case IN_SCOPE -> throw new IllegalArgumentException("not a refusal: " + refusal);
+      case OFF_SITE -> LinkVerdict.OFF_SITE;
+      case NOT_INCLUDED -> LinkVerdict.NOT_INCLUDED;
+      case EXCLUDED -> LinkVerdict.EXCLUDED;
+      case TOO_DEEP -> LinkVerdict.TOO_DEEP;
+      case TOO_LONG -> LinkVerdict.TOO_LONG;
+      case REPEATED_SEGMENTS -> LinkVerdict.REPEATED_SEGMENTS;
+      case TOO_MANY_PARAMETERS -> LinkVerdict.TOO_MANY_PARAMETERS;
+    };
   }
 }
