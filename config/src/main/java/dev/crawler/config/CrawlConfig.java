@@ -53,7 +53,8 @@ public final class CrawlConfig {
     this.robots = new Robots(s.get(ROBOTS_CACHE_HOSTS), s.get(ROBOTS_CACHE_EXPIRY), s.get(ROBOTS_SITEMAPS));
     this.parse = new Parse(s.get(PARSE_OBEY_REL_NOFOLLOW));
     this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS));
-    this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_CRAWL_LOG));
+    this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_WARC_COMPRESSION),
+        s.get(OUTPUT_CRAWL_LOG));
     this.stats = new Stats(s.get(STATS_INTERVAL));
   }
 
@@ -196,7 +197,7 @@ public final class CrawlConfig {
     public enum SyncPolicy { WAL, FSYNC }
   }
 
-  public record Output(boolean warc, DataSize warcMaxFileSize, boolean crawlLog) {}
+  public record Output(boolean warc, DataSize warcMaxFileSize, int warcCompressionLevel, boolean crawlLog) {}
 
   public record Stats(Duration interval) {}
 }

@@ -142,6 +142,7 @@ public final class Crawl implements AutoCloseable {
       WarcRecorder warc = null;
       if (config.output().warc()) {
         warc = new WarcRecorder(dir.warc(), "crawl", config.output().warcMaxFileSize().bytes(),
+            config.output().warcCompressionLevel(),
             "crawler/" + VersionProvider.version());
         opened.push(warc);
       }

@@ -31,7 +31,7 @@ import org.netpreserve.jwarc.Warcinfo;
 /**
  * Turns one fetch into its gzip-compressed WARC records, in memory, on the caller's thread.
  *
- * <p>Why in memory: compression is the costly part of writing a WARC (see {@link #GZIP_LEVEL}),
+ * <p>Why in memory: compression is the costly part of writing a WARC (see {@link #DEFAULT_GZIP_LEVEL}),
  * and doing it under the file lock would let one worker at a time compress. Each record is
  * its own gzip member (WARC 1.1 annex D.2, "record-at-time compression"), so members compressed
  * apart and appended in any order make a valid file. One encoder serves one thread at a time;
@@ -45,19 +45,21 @@ final class RecordEncoder {
       "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/";
 
   /**
-   * Deflate level of the gzip members. jwarc's own GZIP mode deflates at 9. Measured on the demo
-   * site's records (20 KB blocks, one core): level 9 26 MB/s, level 6 31 MB/s, both 31% of the
-   * input; level 1 67 MB/s at 35%. 6 is gzip's default and what most WARC writers use; at 1,000
-   * pages/s of 19 KB, compression alone takes about 0.6 of a core at level 6.
+   * Deflate level of the gzip members when none is given. jwarc's own GZIP mode deflates at 9.
+   * Measured on the demo site's records (20 KB blocks, one core): level 9 26 MB/s, level 6
+   * 31 MB/s, both 31% of the input; level 1 67 MB/s at 35%. 6 is gzip's default and what most
+   * WARC writers use; at 1,000 pages/s of 19 KB, compression alone takes about 0.6 of a core at
+   * level 6, 0.3 at level 1 (output.warc-compression-level).
    */
-  static final int GZIP_LEVEL = 6;
+  static final int DEFAULT_GZIP_LEVEL = 6;
 
   private final OpenBuffer plain = new OpenBuffer(64 * 1024);
   private final OpenBuffer out = new OpenBuffer(32 * 1024);
   private final WarcWriter writer;
-  private final GzipMembers gzip = new GzipMembers(GZIP_LEVEL);
+  private final GzipMembers gzip;
 
-  RecordEncoder() {
+  RecordEncoder(int gzipLevel) {
+    gzip = new GzipMembers(gzipLevel);
     try {
       writer = new WarcWriter(Channels.newChannel(plain), WarcCompression.NONE);
     } catch (IOException e) {

@@ -47,6 +47,7 @@ public final class WarcRecorder implements AutoCloseable {
   private final Path dir;
   private final String filePrefix;
   private final long maxFileBytes;
+  private final int gzipLevel;
   private final String software;
   private final WarcFile.Opener opener;
   private final InstantSource clock;
@@ -60,13 +61,23 @@ public final class WarcRecorder implements AutoCloseable {
   private volatile boolean closed;
   private UncheckedIOException failure;
 
-  public WarcRecorder(Path dir, String filePrefix, long maxFileBytes, String software) {
-    this(dir, filePrefix, maxFileBytes, software, WarcFile.Opener.FILES, InstantSource.system());
+  /**
+   * @param gzipLevel deflate level of each record's gzip member, 1 (fastest) to 9 (smallest)
+   */
+  public WarcRecorder(Path dir, String filePrefix, long maxFileBytes, int gzipLevel, String software) {
+    this(dir, filePrefix, maxFileBytes, gzipLevel, software, WarcFile.Opener.FILES, InstantSource.system());
   }
 
   WarcRecorder(Path dir, String filePrefix, long maxFileBytes, String software, WarcFile.Opener opener,
       InstantSource clock) {
+    this(dir, filePrefix, maxFileBytes, RecordEncoder.DEFAULT_GZIP_LEVEL, software, opener, clock);
+  }
+
+  WarcRecorder(Path dir, String filePrefix, long maxFileBytes, int gzipLevel, String software,
+      WarcFile.Opener opener, InstantSource clock) {
     checkArgument(maxFileBytes > 0, "WARC max file size (%s bytes) must be > 0", maxFileBytes);
+    checkArgument(gzipLevel >= 1 && gzipLevel <= 9, "WARC gzip level (%s) must be from 1 to 9", gzipLevel);
+    this.gzipLevel = gzipLevel;
     checkArgument(filePrefix != null && !filePrefix.isBlank() && filePrefix.indexOf('/') < 0
         && filePrefix.indexOf('\\') < 0, "WARC file prefix (%s) must be a non-blank file name", filePrefix);
     this.dir = Objects.requireNonNull(dir, "dir");
@@ -200,7 +211,7 @@ public final class WarcRecorder implements AutoCloseable {
 
   private RecordEncoder borrowEncoder() {
     RecordEncoder encoder = encoders.poll();
-    return encoder != null ? encoder : new RecordEncoder();
+    return encoder != null ? encoder : new RecordEncoder(gzipLevel);
   }
 
   private void returnEncoder(RecordEncoder encoder) {

@@ -27,7 +27,7 @@ import okhttp3.Response;
  * figures go in crawler/README.md.
  *
  * <p>Arguments (all optional, in order): hosts (500), pages per host (100), workers (64),
- * seen policy (verify), warc (true), parse threads (2). The site runs in this process: its
+ * seen policy (verify), warc (true), parse threads (2), WARC gzip level (6). The site runs in this process: its
  * CPU and memory are in the figures too.
  */
 public final class CrawlBench {
@@ -40,6 +40,7 @@ public final class CrawlBench {
     String policy = args.length > 3 ? args[3] : "verify";
     boolean warc = args.length <= 4 || Boolean.parseBoolean(args[4]);
     int parseThreads = args.length > 5 ? Integer.parseInt(args[5]) : 2;
+    int gzipLevel = args.length > 6 ? Integer.parseInt(args[6]) : 6;
     Path dir = Files.createTempDirectory("crawl-bench-");
     try (DemoSite site = DemoSite.start(DemoSiteSpec.generated(hosts, pages))) {
       CrawlConfig config = ConfigLoader.parse("""
@@ -59,9 +60,10 @@ public final class CrawlBench {
             false-positive-policy: %s
           output:
             warc: %s
+            warc-compression-level: %d
           stats:
             interval: 10s
-          """.formatted(dir.resolve("crawl"), workers, policy, warc), "bench", dir);
+          """.formatted(dir.resolve("crawl"), workers, policy, warc, gzipLevel), "bench", dir);
       long cpuBefore = processCpuNanos();
       long start = System.nanoTime();
       long fetched;
@@ -74,8 +76,9 @@ public final class CrawlBench {
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
       double crawlRate = fetched / seconds;
-      System.out.printf(Locale.ROOT, "crawl: %d hosts x %d pages, %d workers, policy %s, warc %s: %s, %,d pages in %.1f s"
-              + " = %.0f pages/s; CPU %.1f s (%.2f cores); peak RSS %d MB%n", hosts, pages, workers, policy, warc, reason,
+      System.out.printf(Locale.ROOT, "crawl: %d hosts x %d pages, %d workers, policy %s, warc %s (level %d): %s, %,d pages"
+              + " in %.1f s = %.0f pages/s; CPU %.1f s (%.2f cores); peak RSS %d MB%n", hosts, pages, workers, policy, warc,
+          gzipLevel, reason,
           fetched, seconds, crawlRate, cpuSeconds, cpuSeconds / seconds, peakRssMegabytes());
 
       List<byte[]> bodies = samplePages(dir.resolve("crawl/crawl.log"), site);

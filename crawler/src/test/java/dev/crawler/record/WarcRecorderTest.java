@@ -313,6 +313,36 @@ class WarcRecorderTest {
     assertThat(exchanges).isEqualTo(threads * perThread);
   }
 
+  @Test
+  void theGzipLevelTradesSizeForSpeedAndEveryLevelReadsBackTheSame() throws IOException {
+    // Text like a page's: words from a small vocabulary, so that the levels differ in size.
+    Random random = new Random(3);
+    String[] words = {"crawler", "frontier", "politeness", "robots", "sitemap", "queue", "host", "page"};
+    StringBuilder text = new StringBuilder();
+    while (text.length() < 200_000) {
+      text.append(words[random.nextInt(words.length)]).append(random.nextInt(100)).append(' ');
+    }
+    byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+    long[] sizes = new long[10];
+    for (int level : new int[] {1, 6, 9}) {
+      Path levelDir = dir.resolve("level-" + level);
+      try (WarcRecorder recorder = new WarcRecorder(levelDir, "crawl", 1 << 30, level, SOFTWARE,
+          WarcFile.Opener.FILES, CLOCK)) {
+        recorder.record(response("http://127.0.0.1:8080/page", body));
+      }
+      Path file;
+      try (Stream<Path> files = Files.list(levelDir)) {
+        file = files.findFirst().orElseThrow();
+      }
+      sizes[level] = Files.size(file);
+      assertThat(readAll(file).get(1).payload()).as("level %s", level).isEqualTo(body);
+    }
+    assertThat(sizes[1]).isGreaterThan(sizes[6]);
+    assertThat(sizes[6]).isGreaterThanOrEqualTo(sizes[9]);
+    assertThatThrownBy(() -> new WarcRecorder(dir, "crawl", 1 << 20, 0, SOFTWARE))
+        .hasMessage("WARC gzip level (0) must be from 1 to 9");
+  }
+
   // ---- helpers
 
   private WarcRecorder recorder(long maxFileBytes) {

@@ -187,6 +187,8 @@ public final class ConfigKeys {
       "Write fetched requests and responses to gzipped WARC files.");
   public static final ConfigKey<DataSize> OUTPUT_WARC_MAX_FILE = ConfigKey.of("output.warc-max-file-size",
       size(DataSize.ofMegabytes(1)), "1GB", "A WARC file is closed and a new one started past this size.");
+  public static final ConfigKey<Integer> OUTPUT_WARC_COMPRESSION = ConfigKey.of("output.warc-compression-level",
+      integer(1, 9), "6", "Gzip level of the WARC records: 1 takes about half the CPU of 6 for files about 13% larger.");
   public static final ConfigKey<Boolean> OUTPUT_CRAWL_LOG = ConfigKey.of("output.crawl-log", bool(), "true",
       "Write one line per fetch to crawl.log.");
 
