@@ -55,6 +55,11 @@ final class PageFacts {
       case "meta" -> {
         if (element.attr("name").trim().equalsIgnoreCase("robots")) {
           robots(element.attr("content"));
+        } else if (element.attr("http-equiv").trim().equalsIgnoreCase("refresh")) {
+          String target = refreshUrl(element.attr("content"));
+          if (target != null) {
+            link(target, "");
+          }
         }
       }
       case "title" -> {
@@ -104,6 +109,52 @@ final class PageFacts {
       }
     }
     return title.toString();
+  }
+
+  /**
+   * The URL of a {@code <meta http-equiv="refresh" content="5; url=/next">}, or null if it names
+   * none (a plain reload). WHATWG HTML "shared declarative refresh steps": a time of digits and
+   * dots, then an optional ';' or ',', then an optional "url=" (any case, spaces around '='),
+   * then the URL, cut at a matching quote if it starts with one.
+   */
+  static String refreshUrl(String content) {
+    int n = content.length();
+    int i = skipSpaces(content, 0);
+    int timeStart = i;
+    while (i < n && (Character.isDigit(content.charAt(i)) || content.charAt(i) == '.')) {
+      i++;
+    }
+    if (i == timeStart) {
+      return null;   // no time: not a refresh the spec accepts
+    }
+    i = skipSpaces(content, i);
+    if (i < n && (content.charAt(i) == ';' || content.charAt(i) == ',')) {
+      i = skipSpaces(content, i + 1);
+    }
+    if (i == n) {
+      return null;
+    }
+    if (content.regionMatches(true, i, "url", 0, 3)) {
+      int afterUrl = skipSpaces(content, i + 3);
+      if (afterUrl < n && content.charAt(afterUrl) == '=') {
+        i = skipSpaces(content, afterUrl + 1);
+      }
+    }
+    String url = content.substring(i);
+    if (!url.isEmpty() && (url.charAt(0) == '"' || url.charAt(0) == '\'')) {
+      int end = url.indexOf(url.charAt(0), 1);
+      url = end < 0 ? url.substring(1) : url.substring(1, end);
+    }
+    url = url.strip();
+    return url.isEmpty() ? null : url;
+  }
+
+  private static int skipSpaces(String text, int from) {
+    int i = from;
+    while (i < text.length() && isSpace(text.charAt(i))) {
+      i++;
+    }
+    return i;
   }
 
   /** Meta robots content: comma- or space-separated, case-insensitive; "none" means both. */
