@@ -21,15 +21,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a sitemaps.org sitemap: a {@code <urlset>} of pages or a {@code <sitemapindex>} of
- * further sitemaps, plain or gzip'd. Anything else (an HTML error page, a feed, other XML, a
- * text list) is "not a sitemap". Thread-safe: each call uses its own crawler-commons parser.
+ * Reads a sitemap in any of the sitemaps.org formats: a {@code <urlset>} of pages or a
+ * {@code <sitemapindex>} of further sitemaps, an RSS 2.0 or Atom 1.0 feed (its item links),
+ * or a text file of one URL a line; plain or gzip'd. Anything else (an HTML error page, other
+ * XML, text without a URL) is "not a sitemap". Thread-safe: each call uses its own
+ * crawler-commons parser.
  *
  * <p>The parser is lenient (crawler-commons {@code strict = false}): a sitemap may list URLs
  * outside its own folder, or on other hosts, and they are returned; the crawl's scope decides.
@@ -43,6 +46,9 @@ public final class SitemapReader {
 
   /** sitemaps.org: a sitemap is at most 50 MB uncompressed. More of a gzip'd body is not inflated (a gzip bomb). */
   static final int MAX_UNCOMPRESSED_BYTES = SiteMapParser.MAX_BYTES_ALLOWED;
+
+  /** Root elements of the XML formats sitemaps.org accepts: sitemap, index, RSS 2.0, Atom 1.0 (and RSS 1.0's RDF). */
+  private static final Set<String> SITEMAP_ROOTS = Set.of("urlset", "sitemapindex", "rss", "feed", "RDF");
 
   private final int maxUrlsPerSitemap;
   private final int maxUncompressedBytes;
@@ -70,9 +76,14 @@ public final class SitemapReader {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(body, "body");
     try {
-      byte[] xml = isGzip(body) ? gunzip(body) : body;
-      String root = XmlRoot.localName(xml);
-      if (!"urlset".equals(root) && !"sitemapindex".equals(root)) {
+      byte[] content = isGzip(body) ? gunzip(body) : body;
+      String root = XmlRoot.localName(content);
+      String parseAs;
+      if (root == null) {
+        parseAs = "text/plain";          // not XML: perhaps a list of URLs; lines that are not URLs are dropped
+      } else if (SITEMAP_ROOTS.contains(root)) {
+        parseAs = "application/xml";
+      } else {
         log.debug("{} ({}) is not a sitemap: root element {}", url, contentType, root);
         return Optional.empty();
       }
@@ -80,7 +91,7 @@ public final class SitemapReader {
       // Known extensions get their own handlers; without them an <image:loc> reads as a page's <loc>.
       parser.enableExtensions();
       parser.setURLFilter(new FirstHttpUrls(maxUrlsPerSitemap));
-      return toSitemap(parser.parseSiteMap("application/xml", xml, parseUrl(url)));
+      return toSitemap(parser.parseSiteMap(parseAs, content, parseUrl(url)));
     } catch (UnknownFormatException | IOException | RuntimeException e) {
       log.debug("{} is not a readable sitemap: {}", url, e.toString());
       return Optional.empty();
@@ -94,9 +105,12 @@ public final class SitemapReader {
       for (AbstractSiteMap child : index.getSitemaps()) {
         add(children, child.getUrl());
       }
-    } else if (parsed instanceof SiteMap sitemap && sitemap.getType() == AbstractSiteMap.SitemapType.XML) {
+    } else if (parsed instanceof SiteMap sitemap) {
       for (SiteMapURL page : sitemap.getSiteMapUrls()) {
         add(pages, page.getUrl());
+      }
+      if (pages.isEmpty() && sitemap.getType() == AbstractSiteMap.SitemapType.TEXT) {
+        return Optional.empty();   // text without a single URL: an error page, not an empty sitemap
       }
     } else {
       return Optional.empty();

@@ -52,15 +52,32 @@ class SitemapReaderTest {
   }
 
   @Test
-  void htmlFeedsOtherXmlAndTextListsAreNotSitemaps() {
+  void htmlOtherXmlAndTextWithoutUrlsAreNotSitemaps() {
     assertThat(reader.read(URL, fixture("not-a-sitemap.html"), "text/html")).isEmpty();
-    assertThat(reader.read(URL, fixture("feed.rss"), "application/rss+xml")).isEmpty();
-    assertThat(reader.read(URL, bytes("<feed xmlns='http://www.w3.org/2005/Atom'><entry><link href='https://example.com/a'/></entry></feed>"),
-        "application/atom+xml")).isEmpty();
     assertThat(reader.read(URL, bytes("<?xml version='1.0'?><catalog><urlset/></catalog>"), "application/xml")).isEmpty();
-    assertThat(reader.read(URL, bytes("https://example.com/a\nhttps://example.com/b\n"), "text/plain")).isEmpty();
     assertThat(reader.read(URL, gzip(fixture("not-a-sitemap.html")), "application/gzip")).isEmpty();
+    assertThat(reader.read(URL, bytes("Not found.\nSorry about that.\n"), "text/plain")).isEmpty();
     assertThat(reader.read(URL, new byte[0], "application/xml")).isEmpty();
+  }
+
+  /** sitemaps.org "Other sitemap formats": RSS 2.0, Atom 1.0 and text files are sitemaps too. */
+  @Test
+  void feedsGiveTheirItemLinks() {
+    assertThat(reader.read(URL, fixture("feed.rss"), "application/rss+xml").map(Sitemap::pageUrls))
+        .contains(List.of("https://example.com/item"));
+    assertThat(reader.read(URL, bytes("<feed xmlns='http://www.w3.org/2005/Atom'><title>t</title>"
+        + "<entry><title>a</title><link href='https://example.com/a'/></entry>"
+        + "<entry><title>b</title><link href='https://example.com/b'/></entry></feed>"), "application/atom+xml")
+        .map(Sitemap::pageUrls)).contains(List.of("https://example.com/a", "https://example.com/b"));
+  }
+
+  @Test
+  void aTextSitemapGivesItsUrlLinesAndDropsTheRest() {
+    assertThat(reader.read(URL.replace(".xml", ".txt"),
+        bytes("https://example.com/a\n\nnot a url\nftp://example.com/f\n  https://example.com/b  \n"), "text/plain")
+        .map(Sitemap::pageUrls)).contains(List.of("https://example.com/a", "https://example.com/b"));
+    assertThat(reader.read(URL + ".gz", gzip(bytes("https://example.com/z\n")), null).map(Sitemap::pageUrls))
+        .contains(List.of("https://example.com/z"));
   }
 
   @Test
