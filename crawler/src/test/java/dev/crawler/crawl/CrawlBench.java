@@ -2,8 +2,6 @@ package dev.crawler.crawl;
 
 import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
-import dev.crawler.demo.DemoSite;
-import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.parse.PageParser;
 import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
@@ -27,8 +25,9 @@ import okhttp3.Response;
  * figures go in crawler/README.md.
  *
  * <p>Arguments (all optional, in order): hosts (500), pages per host (100), workers (64),
- * seen policy (verify), warc (true), parse threads (2), WARC gzip level (6). The site runs in this process: its
- * CPU and memory are in the figures too.
+ * seen policy (verify), warc (true), parse threads (2), WARC gzip level (6), and {@code site-process} to
+ * serve the site from a child JVM (by default it runs in this process, and its CPU and memory
+ * are in the figures too).
  */
 public final class CrawlBench {
   private static final int PARSE_SAMPLE = 2_000;
@@ -41,8 +40,9 @@ public final class CrawlBench {
     boolean warc = args.length <= 4 || Boolean.parseBoolean(args[4]);
     int parseThreads = args.length > 5 ? Integer.parseInt(args[5]) : 2;
     int gzipLevel = args.length > 6 ? Integer.parseInt(args[6]) : 6;
+    boolean siteProcess = args.length > 7 && args[7].equals("site-process");
     Path dir = Files.createTempDirectory("crawl-bench-");
-    try (DemoSite site = DemoSite.start(DemoSiteSpec.generated(hosts, pages))) {
+    try (BenchSite site = BenchSite.start(hosts, pages, siteProcess)) {
       CrawlConfig config = ConfigLoader.parse("""
           crawl:
             data-dir: '%s'
@@ -65,6 +65,7 @@ public final class CrawlBench {
             interval: 10s
           """.formatted(dir.resolve("crawl"), workers, policy, warc, gzipLevel), "bench", dir);
       long cpuBefore = processCpuNanos();
+      double siteCpuBefore = site.cpuSeconds();
       long start = System.nanoTime();
       long fetched;
       StopReason reason;
@@ -75,11 +76,19 @@ public final class CrawlBench {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
+      double siteCpuSeconds = site.cpuSeconds() - siteCpuBefore;
       double crawlRate = fetched / seconds;
-      System.out.printf(Locale.ROOT, "crawl: %d hosts x %d pages, %d workers, policy %s, warc %s (level %d): %s, %,d pages"
-              + " in %.1f s = %.0f pages/s; CPU %.1f s (%.2f cores); peak RSS %d MB%n", hosts, pages, workers, policy, warc,
-          gzipLevel, reason,
-          fetched, seconds, crawlRate, cpuSeconds, cpuSeconds / seconds, peakRssMegabytes());
+      System.out.printf(Locale.ROOT, "crawl: %d hosts x %d pages, %d workers, policy %s, warc %s (level %d), site %s: %s,"
+              + " %,d pages in %.1f s = %.0f pages/s; CPU %.1f s (%.2f cores); peak RSS %d MB%n", hosts, pages, workers,
+          policy, warc, gzipLevel, siteProcess ? "in its own process" : "in this process", reason, fetched, seconds,
+          crawlRate, cpuSeconds, cpuSeconds / seconds, peakRssMegabytes());
+      if (siteProcess) {
+        // The crawler's own CPU a page, and the rate 2 cores would give the crawler alone.
+        double msPerPage = 1000 * cpuSeconds / fetched;
+        System.out.printf(Locale.ROOT, "site process: CPU %.1f s (%.2f cores); crawler alone: %.2f ms CPU a page,"
+            + " %.0f pages/s on 2 cores at that cost%n", siteCpuSeconds, siteCpuSeconds / seconds, msPerPage,
+            2000 / msPerPage);
+      }
 
       List<byte[]> bodies = samplePages(dir.resolve("crawl/crawl.log"), site);
       double parseRate = parseRate(bodies, parseThreads);
@@ -89,7 +98,7 @@ public final class CrawlBench {
   }
 
   /** Some HTML pages the crawl fetched, fetched again into memory, so parsing them needs no network. */
-  private static List<byte[]> samplePages(Path crawlLog, DemoSite site) throws Exception {
+  private static List<byte[]> samplePages(Path crawlLog, BenchSite site) throws Exception {
     List<String> urls = Files.readAllLines(crawlLog, StandardCharsets.UTF_8).stream().map(CrawlLogEntry::parse)
         .filter(e -> e.outcome() == CrawlOutcome.FETCHED && "text/html".equals(e.contentType()) && e.httpStatus() == 200)
         .map(CrawlLogEntry::url).limit(PARSE_SAMPLE).toList();
