@@ -68,6 +68,8 @@ public final class FrontierStore implements AutoCloseable {
   private final GroupCommit commits;
   /** Iterators opened so far; read by tests and the benchmark (not exact under concurrent readers). */
   private volatile long iteratorsOpened;
+  /** Seeks made by scans so far; read by tests and the benchmark (not exact under concurrent readers). */
+  private volatile long seeks;
 
   /** Reads entries of a bounded scan; returns false to stop. */
   @FunctionalInterface
@@ -228,6 +230,10 @@ public final class FrontierStore implements AutoCloseable {
     return iteratorsOpened;
   }
 
+  public long seeks() {
+    return seeks;
+  }
+
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
     commits.flush();   // every read sees every change decided before it
     try {
@@ -262,6 +268,7 @@ public final class FrontierStore implements AutoCloseable {
   public void scan(ColumnFamilyHandle family, byte[] from, byte[] upper, EntryVisitor visitor) {
     commits.flush();
     iteratorsOpened++;
+    seeks++;
     try (Slice bound = new Slice(upper);
         ReadOptions read = new ReadOptions().setIterateUpperBound(bound);
         RocksIterator it = db.newIterator(family, read)) {
@@ -296,6 +303,7 @@ public final class FrontierStore implements AutoCloseable {
     }
     commits.flush();
     iteratorsOpened++;
+    seeks += froms.size();
     try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(family, read)) {
       for (int i = 0; i < froms.size(); i++) {
         byte[] upper = uppers.get(i);
