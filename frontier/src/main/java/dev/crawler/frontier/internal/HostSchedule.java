@@ -67,6 +67,9 @@ public final class HostSchedule {
   /** The budget for read-ahead kept out of memory, and what is kept ({@link HostQueue#keptBytes} summed). */
   private final long readAheadBytes;
   private long keptBytes;
+  /** Hosts the known-active cache let go, and that count at the last refill's read. */
+  private long evictions;
+  private long evictionsAtLastRead;
 
   public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive,
       long readAheadBytes) {
@@ -89,6 +92,7 @@ public final class HostSchedule {
           return false;
         }
         unkeep(eldest.getValue());
+        evictions++;
         return true;
       }
     };
@@ -352,7 +356,8 @@ public final class HostSchedule {
    * connection limit (a host kept with read-ahead needs no read), with one iterator in key
    * order, instead of one iterator per host at its first lease: opening an iterator costs about
    * what a seek does. Every host read in has nothing in flight, so nothing read is leased.
-   * While the budget for kept read-ahead has room, each host reads {@link HostQueue#KEPT_READ_AHEAD}.
+   * While the budget for kept read-ahead has room and the known-active cache let no host go since
+   * the last such read, each host reads {@link HostQueue#KEPT_READ_AHEAD}.
    */
   private void readQueueHeads(List<HostQueue> fresh) {
     List<HostQueue> reads = new ArrayList<>(fresh.size());
@@ -365,7 +370,10 @@ public final class HostSchedule {
       return;
     }
     reads.sort((a, b) -> Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8));   // one partition: key order
-    boolean mayKeep = keptBytes < readAheadBytes;
+    // Extra read-ahead pays only if the host is still known when it comes back: not while the
+    // cache evicts, as it does on every stay when more hosts than it holds are served round robin.
+    boolean mayKeep = keptBytes < readAheadBytes && evictions == evictionsAtLastRead;
+    evictionsAtLastRead = evictions;
     List<byte[]> froms = new ArrayList<>(reads.size());
     List<byte[]> ends = new ArrayList<>(reads.size());
     int[] want = new int[reads.size()];
