@@ -52,8 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       fetches in flight than its connection limit; among such hosts the one allowed
  *       earliest goes first (see {@link HostSchedule} for the working set's bounds on this).
  *   <li>The heap holds at most {@link FrontierOptions#workingSetHosts()} ready hosts with a
- *       few URLs each read ahead, the hosts of outstanding leases, and a bounded cache of
- *       host keys; never all hosts or all URLs.
+ *       few URLs each read ahead, the hosts of outstanding leases, a bounded cache of host
+ *       keys, and URLs read ahead for hosts out of memory within
+ *       {@link FrontierOptions#readAheadBytes()}; never all hosts or all URLs.
  * </ul>
  * Thread-safe. One lock guards the scheduling state; every change is staged under it, so batches
  * reach RocksDB in the order they were decided, and written outside it, several threads' at once

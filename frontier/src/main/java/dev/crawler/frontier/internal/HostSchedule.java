@@ -149,11 +149,14 @@ public final class HostSchedule {
     knownActive.put(h.hostKey, h);
   }
 
-  /** Counts a host out of memory in the read-ahead budget, or drops its buffer if it does not fit. */
+  /**
+   * Counts a host out of memory in the read-ahead budget, or drops its buffer if it does not fit
+   * or if the cache is evicting (the buffer would most likely be gone before its next stay).
+   */
   private void keep(HostQueue h) {
     assert h.keptBytes == 0 : h + " kept twice";
     long bytes = h.bufferBytes();
-    if (keptBytes + bytes > readAheadBytes) {
+    if (keptBytes + bytes > readAheadBytes || evictions != evictionsAtLastRead) {
       h.dropBuffer();
       return;
     }
