@@ -52,8 +52,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       fetches in flight than its connection limit; among such hosts the one allowed
  *       earliest goes first (see {@link HostSchedule} for the working set's bounds on this).
  *   <li>The heap holds at most {@link FrontierOptions#workingSetHosts()} ready hosts with a
- *       few URLs each read ahead, the hosts of outstanding leases, and a bounded cache of
- *       host keys; never all hosts or all URLs.
+ *       few URLs each read ahead, the hosts of outstanding leases, a bounded cache of host
+ *       keys, and URLs read ahead for hosts out of memory within
+ *       {@link FrontierOptions#readAheadBytes()}; never all hosts or all URLs.
  * </ul>
  * Thread-safe. One lock guards the scheduling state; every change is staged under it, so batches
  * reach RocksDB in the order they were decided, and written outside it, several threads' at once
@@ -85,7 +86,7 @@ public final class Frontier implements AutoCloseable {
     try {
       this.politeness = new Politeness(options, new SplittableRandom());
       this.schedule = new HostSchedule(store, politeness, partitions, options.workingSetHosts(),
-          options.knownHostsCache());
+          options.knownHostsCache(), options.readAheadBytes());
       this.counters = new PartitionCounters[partitions];
       store.scan(store.counters, new byte[0], new byte[] {(byte) 0xFF}, (k, v) -> {
         PartitionCounters c = PartitionCounters.decode(k, v);
@@ -160,7 +161,7 @@ public final class Frontier implements AutoCloseable {
         HostRef ref = unknown.get(u);
         HostState state = stored.get(u) == null ? HostState.NEW : HostState.decode(stored.get(u));
         if (state.active()) {
-          schedule.rememberActive(ref.hostKey, state);
+          schedule.rememberActive(ref.hostKey, ref.utf8, ref.partition, state);
           continue;
         }
         // An idle host keeps the time its last fetch allowed: coming back does not skip its delay.
@@ -203,10 +204,8 @@ public final class Frontier implements AutoCloseable {
       // Hosts handed out from here on read their queues from disk, after the staged batch is
       // written (FrontierStore flushes what is staged before every read).
       for (i = 0; i < n; i++) {
-        HostQueue h = schedule.get(refs[i].hostKey);
-        if (h != null && !refs[i].activatedNow) {
-          h.unread(keys[i]);
-          schedule.updateReadiness(h);
+        if (!refs[i].activatedNow) {
+          schedule.offered(refs[i].hostKey, keys[i]);
         }
       }
       for (Activation a : activations) {
@@ -501,6 +500,11 @@ public final class Frontier implements AutoCloseable {
   /** Iterators opened on the store since open; for tests and the benchmark. */
   long storeIterators() {
     return store.iteratorsOpened();
+  }
+
+  /** Seeks made by scans since open (one per host whose queue a refill reads); for tests and the benchmark. */
+  long storeSeeks() {
+    return store.seeks();
   }
 
   /** Checks the working set's invariants ({@link HostSchedule}); O(hosts in memory), for tests. */

@@ -31,6 +31,9 @@ import java.time.InstantSource;
  *     flight); the rest wait on disk in the schedule
  * @param knownHostsCache host keys remembered as active so an offer needs no disk read to
  *     know its host is already scheduled
+ * @param readAheadBytes heap, estimated, for URLs read ahead and kept for hosts that left the
+ *     working set, so that a host's next stay needs no disk read; a host leaving when it is
+ *     spent keeps only where its next read starts
  * @param blockCacheBytes RocksDB's block cache, shared by all column families, which the
  *     memtables are charged to as well
  * @param memtableBytes RocksDB's memtables, all column families together
@@ -38,8 +41,8 @@ import java.time.InstantSource;
  */
 public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost,
     Duration maxRetryAfter, Duration backoffInitial, Duration backoffMax, int suspendAfter, Duration suspendFor,
-    SyncPolicy sync, int partitions, int workingSetHosts, int knownHostsCache, long blockCacheBytes,
-    long memtableBytes, InstantSource clock) {
+    SyncPolicy sync, int partitions, int workingSetHosts, int knownHostsCache, long readAheadBytes,
+    long blockCacheBytes, long memtableBytes, InstantSource clock) {
 
   public static final Duration DEFAULT_DELAY = Duration.ofSeconds(1);
   public static final Duration DEFAULT_MAX_CRAWL_DELAY = Duration.ofSeconds(30);
@@ -53,6 +56,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
   public static final int DEFAULT_PARTITIONS = 1;
   public static final int DEFAULT_WORKING_SET_HOSTS = 20_000;
   public static final int DEFAULT_KNOWN_HOSTS_CACHE = 100_000;
+  public static final long DEFAULT_READ_AHEAD_BYTES = 64L << 20;
   public static final long DEFAULT_BLOCK_CACHE_BYTES = 128L << 20;
   public static final long DEFAULT_MEMTABLE_BYTES = 64L << 20;
   /** The most connections a host may be given; the stored limit is 16 bits. */
@@ -74,6 +78,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     checkArgument(partitions >= 1 && partitions <= 1 << 16, "partitions (%s) must be in [1, 65536]", partitions);
     checkArgument(workingSetHosts >= 1, "workingSetHosts (%s) must be >= 1", workingSetHosts);
     checkArgument(knownHostsCache >= 0, "knownHostsCache (%s) must be >= 0", knownHostsCache);
+    checkArgument(readAheadBytes >= 0, "readAheadBytes (%s) must be >= 0", readAheadBytes);
     checkArgument(blockCacheBytes >= 1 << 20, "blockCacheBytes (%s) must be >= 1 MB", blockCacheBytes);
     checkArgument(memtableBytes >= 1 << 20, "memtableBytes (%s) must be >= 1 MB", memtableBytes);
     checkNotNull(clock, "clock");
@@ -96,8 +101,8 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     return new Builder().defaultDelay(defaultDelay).maxCrawlDelay(maxCrawlDelay)
         .connectionsPerHost(connectionsPerHost).maxRetryAfter(maxRetryAfter).backoffInitial(backoffInitial)
         .backoffMax(backoffMax).suspendAfter(suspendAfter).suspendFor(suspendFor).sync(sync).partitions(partitions)
-        .workingSetHosts(workingSetHosts).knownHostsCache(knownHostsCache).blockCacheBytes(blockCacheBytes)
-        .memtableBytes(memtableBytes).clock(clock);
+        .workingSetHosts(workingSetHosts).knownHostsCache(knownHostsCache).readAheadBytes(readAheadBytes)
+        .blockCacheBytes(blockCacheBytes).memtableBytes(memtableBytes).clock(clock);
   }
 
   /** Builds options; unset values take the defaults above. */
@@ -114,6 +119,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     private int partitions = DEFAULT_PARTITIONS;
     private int workingSetHosts = DEFAULT_WORKING_SET_HOSTS;
     private int knownHostsCache = DEFAULT_KNOWN_HOSTS_CACHE;
+    private long readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
     private long blockCacheBytes = DEFAULT_BLOCK_CACHE_BYTES;
     private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
     private InstantSource clock = InstantSource.system();
@@ -132,14 +138,15 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     public Builder partitions(int v) { partitions = v; return this; }
     public Builder workingSetHosts(int v) { workingSetHosts = v; return this; }
     public Builder knownHostsCache(int v) { knownHostsCache = v; return this; }
+    public Builder readAheadBytes(long v) { readAheadBytes = v; return this; }
     public Builder blockCacheBytes(long v) { blockCacheBytes = v; return this; }
     public Builder memtableBytes(long v) { memtableBytes = v; return this; }
     public Builder clock(InstantSource v) { clock = v; return this; }
 
     public FrontierOptions build() {
       return new FrontierOptions(defaultDelay, maxCrawlDelay, connectionsPerHost, maxRetryAfter, backoffInitial,
-          backoffMax, suspendAfter, suspendFor, sync, partitions, workingSetHosts, knownHostsCache, blockCacheBytes,
-          memtableBytes, clock);
+          backoffMax, suspendAfter, suspendFor, sync, partitions, workingSetHosts, knownHostsCache, readAheadBytes,
+          blockCacheBytes, memtableBytes, clock);
     }
   }
 }

@@ -31,9 +31,10 @@
  *
  * <h2>Memory</h2>
  * The heap holds a working set: the first few thousand hosts of the schedule, each with a
- * couple of URLs read ahead, refilled from disk as it drains
- * ({@link dev.crawler.frontier.internal.HostSchedule}). Neither the number of URLs nor the
- * number of hosts changes its size. RocksDB's native memory is bounded by one block cache
+ * few URLs read ahead, refilled from disk as it drains
+ * ({@link dev.crawler.frontier.internal.HostSchedule}); hosts that leave it keep what they read
+ * ahead, within a budget, for their next stay. Neither the number of URLs nor the number of
+ * hosts changes its size. RocksDB's native memory is bounded by one block cache
  * that the memtables are charged to.
  *
  * <h2>Partitions</h2>

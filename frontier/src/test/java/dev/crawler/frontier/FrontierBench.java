@@ -47,8 +47,9 @@ public final class FrontierBench {
         case "--working-set" -> tuning.workingSetHosts(Integer.parseInt(args[i + 1]));
         case "--cache-mb" -> tuning.blockCacheBytes(Long.parseLong(args[i + 1]) << 20);
         case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);
+        case "--read-ahead-mb" -> tuning.readAheadBytes(Long.parseLong(args[i + 1]) << 20);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb");
+            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb");
       }
     }
     deleteRecursively(dir);
@@ -108,6 +109,7 @@ public final class FrontierBench {
       }
       long writesBefore = frontier.storeWrites();
       long iteratorsBefore = frontier.storeIterators();
+      long seeksBefore = frontier.storeSeeks();
       long perThread = ops / threads;
       AtomicLong done = new AtomicLong();
       List<Thread> fetchers = new ArrayList<>();
@@ -141,9 +143,10 @@ public final class FrontierBench {
       // rate on a machine shared with other work.
       print("next_complete_cpu_ns_per_op", (processCpuNanos() - cpuStart) / Math.max(1, done.get()));
       // Per 1,000 operations: database writes (fewer than 1,000 when completions are grouped)
-      // and iterators opened (queue reads and schedule refills).
+      // iterators opened (queue reads and schedule refills) and seeks (hosts whose queue was read).
       print("writes_per_1000_ops", (frontier.storeWrites() - writesBefore) * 1000 / Math.max(1, done.get()));
       print("iterators_per_1000_ops", (frontier.storeIterators() - iteratorsBefore) * 1000 / Math.max(1, done.get()));
+      print("seeks_per_1000_ops", (frontier.storeSeeks() - seeksBefore) * 1000 / Math.max(1, done.get()));
       print("delayed_write_rate", frontier.storeProperty("rocksdb.actual-delayed-write-rate"));
       print("pending_compaction_after_mb",
           frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") >> 20);

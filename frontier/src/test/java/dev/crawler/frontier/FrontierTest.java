@@ -355,4 +355,95 @@ class FrontierTest {
       assertThat(f.invariantsHold()).isTrue();
     }
   }
+
+  @Test
+  void hostsLeavingTheWorkingSetKeepTheirReadAheadSoMostStaysNeedNoRead() throws Exception {
+    // As above: every completion moves its host out of the working set, so hosts are served
+    // round robin, one URL per stay; each keeps what it read ahead for its next stays.
+    int hosts = 200;
+    int perHost = 8;
+    FrontierOptions small = options().toBuilder().workingSetHosts(50).build();
+    FrontierOptions noKeeping = small.toBuilder().readAheadBytes(0).build();
+    for (FrontierOptions options : List.of(small, noKeeping)) {
+      List<String> offered = new ArrayList<>();
+      List<String> drained = new ArrayList<>();
+      Path store = dir.resolve("keep-" + options.readAheadBytes());
+      try (Frontier f = Frontier.open(store, options)) {
+        for (int h = 0; h < hosts; h++) {
+          List<FrontierEntry> batch = urls("h" + h + ".com", 0, perHost);
+          f.offer(batch);
+          batch.forEach(e -> offered.add(e.url()));
+        }
+        long seeksBefore = f.storeSeeks();
+        for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
+          drained.add(l.get().url());
+          f.complete(l.get(), FetchOutcome.FETCHED);
+          clock.advance(Duration.ofMillis(1));
+          if (drained.size() % 97 == 0) {
+            long checking = f.storeSeeks();
+            assertThat(f.invariantsHold()).isTrue();
+            seeksBefore += f.storeSeeks() - checking;   // the check reads every queue
+          }
+        }
+        long seeks = f.storeSeeks() - seeksBefore;
+        assertThat(drained).containsExactlyInAnyOrderElementsOf(offered);
+        assertThat(f.stats().hosts()).isZero();
+        if (options == small) {
+          // Four URLs a read: 3 reads per host of 8 URLs (the third finds the end), and a schedule
+          // read per refill of about 25 hosts: 600 + 64, where one read per stay would be 1,600.
+          assertThat(seeks).as("seeks for %s leases, read-ahead kept", drained.size())
+              .isLessThanOrEqualTo(3L * hosts + drained.size() / 20);
+        } else {
+          // Two a read, and nothing kept: a read per stay (it starts past the URLs completed).
+          assertThat(seeks).as("seeks for %s leases, nothing kept", drained.size()).isGreaterThanOrEqualTo(
+              (long) hosts * perHost);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aHostKeptOutOfMemoryServesAHigherPriorityUrlOfferedMeanwhileFirstAndNothingIsLostAcrossAReopen()
+      throws Exception {
+    FrontierOptions small = options().toBuilder().workingSetHosts(1).build();
+    List<String> handedOut = new ArrayList<>();
+    try (Frontier f = Frontier.open(dir, small)) {
+      f.offer(urls("a.com", 0, 6));
+      f.offer(urls("b.com", 0, 6));
+      // a.com reads 4 URLs ahead, hands out one and leaves memory behind b.com, keeping 3.
+      Lease first = take(f);
+      assertThat(first.hostKey()).isEqualTo("a.com");
+      clock.advance(Duration.ofMillis(1));
+      f.complete(first, FetchOutcome.FETCHED);
+      handedOut.add(first.url());
+      assertThat(f.invariantsHold()).isTrue();
+      f.offer(List.of(new FrontierEntry("https://a.com/urgent", "a.com", 1, 5), FrontierEntry.of(
+          "https://a.com/late", "a.com", 1)));
+      assertThat(f.invariantsHold()).isTrue();
+      List<String> aUrls = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Lease l = take(f);
+        clock.advance(Duration.ofMillis(1));
+        f.complete(l, FetchOutcome.FETCHED);
+        handedOut.add(l.url());
+        if (l.hostKey().equals("a.com")) {
+          aUrls.add(l.url());
+        }
+      }
+      assertThat(aUrls).containsExactly("https://a.com/urgent", "https://a.com/1");
+      assertThat(f.invariantsHold()).isTrue();
+      // Close with a.com kept out of memory with read-ahead: a reopen reads from its first URL.
+    }
+    try (Frontier f = Frontier.open(dir, small)) {
+      handedOut.addAll(drain(f));
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      expected.add("https://a.com/" + i);
+      expected.add("https://b.com/" + i);
+    }
+    expected.add("https://a.com/urgent");
+    expected.add("https://a.com/late");
+    assertThat(handedOut).containsExactlyInAnyOrderElementsOf(expected);
+  }
 }

@@ -23,10 +23,23 @@ import java.util.List;
  * A new URL (or one given back by RETRY_AFTER) that sorts before {@code readFrom}, by a
  * higher priority, moves {@code readFrom} back and empties the buffer; leased keys met again
  * on the next read are skipped.
+ *
+ * <p>When the host leaves the working set with nothing in flight, {@link HostSchedule} may keep
+ * this object, buffer and {@code readFrom} included, among its known active hosts: the invariants
+ * above hold out of memory too (offers call {@link #unread} on a kept queue as on one in memory),
+ * so its next stay serves the buffer without a read, and a read starts at {@code readFrom}, past
+ * the tombstones of the URLs it completed, instead of at the host's first key. Nothing of it is
+ * stored: after a restart every host starts again from its first key.
  */
 public final class HostQueue {
-  /** Read-ahead per host; with one connection, two entries tell at completion whether more wait. */
-  static final int MAX_READ_AHEAD = 4;
+  /** Read-ahead per host at most; with one connection, two entries tell at completion whether more wait. */
+  static final int MAX_READ_AHEAD = 8;
+  /**
+   * Read-ahead per host while the schedule has room to keep read-ahead of hosts out of memory:
+   * with zero or uniform delays hosts are served round robin, one URL per stay, so a host read
+   * in with this many is read from disk once per this many stays.
+   */
+  static final int KEPT_READ_AHEAD = 4;
 
   public final String hostKey;
   public final byte[] hostKeyUtf8;
@@ -44,6 +57,8 @@ public final class HostQueue {
   boolean readAll;
   boolean exhausted;
   boolean inReady;
+  /** While kept out of memory: the estimated bytes of its buffer, counted in the schedule's budget; else 0. */
+  long keptBytes;
 
   HostQueue(String hostKey, byte[] hostKeyUtf8, int partition, HostState state, byte[] scheduleKey) {
     this.hostKey = hostKey;
@@ -52,6 +67,45 @@ public final class HostQueue {
     this.state = state;
     this.scheduleKey = scheduleKey;
     this.nextAllowed = ScheduleKey.nextAllowedMillis(scheduleKey);
+  }
+
+  /** A host known active from its stored state, out of memory: nothing read yet, its schedule key unknown. */
+  HostQueue(String hostKey, byte[] hostKeyUtf8, int partition, HostState state) {
+    this.hostKey = hostKey;
+    this.hostKeyUtf8 = hostKeyUtf8;
+    this.partition = partition;
+    this.state = state;
+  }
+
+  /** Comes (back) into memory at {@code scheduleKey}, its key on disk. */
+  void enter(byte[] scheduleKey) {
+    assert inFlight == 0 && !inReady : this + " entered memory while in it";
+    this.scheduleKey = scheduleKey;
+    this.nextAllowed = ScheduleKey.nextAllowedMillis(scheduleKey);
+  }
+
+  /** URLs read ahead and not handed out. */
+  int buffered() {
+    return buffer.size();
+  }
+
+  /** Estimated heap bytes of the buffer. */
+  long bufferBytes() {
+    long bytes = 0;
+    for (QueuedUrl u : buffer) {
+      bytes += u.heapBytes();
+    }
+    return bytes;
+  }
+
+  /** Forgets the read-ahead; the next read starts at its first URL, so nothing is lost. */
+  void dropBuffer() {
+    QueuedUrl first = buffer.peekFirst();
+    if (first != null) {
+      readFrom = first.key();
+      buffer.clear();
+      readAll = false;
+    }
   }
 
   public HostState state() {
@@ -85,7 +139,7 @@ public final class HostQueue {
   public QueuedUrl next(FrontierStore store, int connectionLimit) {
     if (buffer.isEmpty() && !exhausted) {
       if (!readAll) {
-        int want = readAheadFor(connectionLimit);
+        int want = readAheadFor(connectionLimit, false);
         store.scan(store.queue, readStart(), readEnd(), (k, v) -> take(k, v, want));
         readDone(want);
       }
@@ -98,9 +152,13 @@ public final class HostQueue {
     return url;
   }
 
-  /** Read-ahead for this host's connection limit: one more than it may lease at once, so a completion knows if more wait. */
-  static int readAheadFor(int connectionLimit) {
-    return Math.min(MAX_READ_AHEAD, connectionLimit + 1);
+  /**
+   * Read-ahead for this host's connection limit: one more than it may lease at once, so a
+   * completion knows if more wait; {@link #KEPT_READ_AHEAD} at least if it may be kept.
+   */
+  static int readAheadFor(int connectionLimit, boolean mayKeep) {
+    int want = connectionLimit + 1;
+    return Math.min(MAX_READ_AHEAD, mayKeep ? Math.max(KEPT_READ_AHEAD, want) : want);
   }
 
   /** Where a read of this host's queue starts. */
@@ -126,7 +184,7 @@ public final class HostQueue {
     return buffer.size() < want;
   }
 
-  /** Ends a read that started with an empty buffer: it stopped short of {@code want} only at the range's end. */
+  /** Ends a read from {@link #readStart()}: it stopped short of {@code want} only at the range's end. */
   void readDone(int want) {
     readAll = buffer.size() < want;
   }

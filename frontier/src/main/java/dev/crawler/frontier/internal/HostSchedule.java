@@ -57,16 +57,26 @@ public final class HostSchedule {
   private int nextPartitionToRead;
   /**
    * Active hosts seen recently, with their state as stored when they left memory, so an offer
-   * needs no read to know its host is scheduled and a refill none to learn its settings.
-   * Bounded (least recently used leave); consulted only for hosts not in memory, whose stored
-   * state changes only through {@link #storedStateChanged}.
+   * needs no read to know its host is scheduled and a refill none to learn its settings; and
+   * with what they had read ahead, within {@link #readAheadBytes}, so a refill needs no read of
+   * their queues either. A host in memory may be here too, as the same object. Bounded (least
+   * recently used leave); consulted only for hosts not in memory, whose stored state changes
+   * only through {@link #storedStateChanged} and whose queues only through {@link #offered}.
    */
-  private final Map<String, HostState> knownActive;
+  private final Map<String, HostQueue> knownActive;
+  /** The budget for read-ahead kept out of memory, and what is kept ({@link HostQueue#keptBytes} summed). */
+  private final long readAheadBytes;
+  private long keptBytes;
+  /** Hosts the known-active cache let go, and that count at the last refill's read. */
+  private long evictions;
+  private long evictionsAtLastRead;
 
-  public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive) {
+  public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive,
+      long readAheadBytes) {
     this.store = store;
     this.politeness = politeness;
     this.capacity = capacity;
+    this.readAheadBytes = readAheadBytes;
     this.cursor = new byte[partitions][];
     this.drained = new boolean[partitions];
     for (int p = 0; p < partitions; p++) {
@@ -77,8 +87,13 @@ public final class HostSchedule {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, HostState> eldest) {
-        return size() > knownActive;
+      protected boolean removeEldestEntry(Map.Entry<String, HostQueue> eldest) {
+        if (size() <= knownActive) {
+          return false;
+        }
+        unkeep(eldest.getValue());
+        evictions++;
+        return true;
       }
     };
   }
@@ -94,20 +109,64 @@ public final class HostSchedule {
   }
 
   /** Remembers a host found active on disk, with its stored state. */
-  public void rememberActive(String hostKey, HostState stored) {
-    knownActive.put(hostKey, stored);
+  public void rememberActive(String hostKey, byte[] hostKeyUtf8, int partition, HostState stored) {
+    assert !hosts.containsKey(hostKey) : hostKey + " is in memory";
+    knownActive.put(hostKey, new HostQueue(hostKey, hostKeyUtf8, partition, stored));
   }
 
   /** Tells the cache that the stored state of a host not in memory is now {@code stored}. */
   public void storedStateChanged(String hostKey, HostState stored) {
     assert !hosts.containsKey(hostKey) : hostKey + " is in memory: its HostQueue holds its state";
-    knownActive.computeIfPresent(hostKey, (k, old) -> stored);
+    HostQueue kept = knownActive.get(hostKey);
+    if (kept != null) {
+      kept.state = stored;
+    }
   }
 
-  /** A host leaves memory for the disk; its state is remembered for when it comes back. */
+  /**
+   * Tells the host's queue, in memory or kept, that {@code key} was just queued for it (an active
+   * host, not activated by this offer), so the next read reaches it.
+   */
+  public void offered(String hostKey, byte[] key) {
+    HostQueue h = hosts.get(hostKey);
+    if (h != null) {
+      h.unread(key);
+      updateReadiness(h);
+      return;
+    }
+    HostQueue kept = knownActive.get(hostKey);
+    if (kept != null) {
+      unkeep(kept);
+      kept.unread(key);
+      keep(kept);
+    }
+  }
+
+  /** A host leaves memory for the disk; its state and, budget allowing, its read-ahead are kept for when it comes back. */
   private void leaveMemory(HostQueue h) {
     hosts.remove(h.hostKey);
-    knownActive.put(h.hostKey, h.state);
+    keep(h);
+    knownActive.put(h.hostKey, h);
+  }
+
+  /**
+   * Counts a host out of memory in the read-ahead budget, or drops its buffer if it does not fit
+   * or if the cache is evicting (the buffer would most likely be gone before its next stay).
+   */
+  private void keep(HostQueue h) {
+    assert h.keptBytes == 0 : h + " kept twice";
+    long bytes = h.bufferBytes();
+    if (keptBytes + bytes > readAheadBytes || evictions != evictionsAtLastRead) {
+      h.dropBuffer();
+      return;
+    }
+    h.keptBytes = bytes;
+    keptBytes += bytes;
+  }
+
+  private void unkeep(HostQueue h) {
+    keptBytes -= h.keptBytes;
+    h.keptBytes = 0;
   }
 
   private boolean beforeCursor(int partition, byte[] key) {
@@ -120,9 +179,10 @@ public final class HostSchedule {
    */
   public void activated(String hostKey, byte[] hostKeyUtf8, int partition, HostState state, byte[] scheduleKey) {
     assert !hosts.containsKey(hostKey) : hostKey + " activated twice";
-    knownActive.put(hostKey, state);
+    HostQueue h = new HostQueue(hostKey, hostKeyUtf8, partition, state, scheduleKey);
+    HostQueue before = knownActive.put(hostKey, h);
+    assert before == null : before + " was known active";
     if (beforeCursor(partition, scheduleKey)) {
-      HostQueue h = new HostQueue(hostKey, hostKeyUtf8, partition, state, scheduleKey);
       hosts.put(hostKey, h);
       updateReadiness(h);
       evictOverflow();
@@ -172,7 +232,10 @@ public final class HostSchedule {
       h.inReady = false;
     }
     hosts.remove(h.hostKey);
-    knownActive.remove(h.hostKey);
+    HostQueue kept = knownActive.remove(h.hostKey);
+    if (kept != null) {
+      unkeep(kept);
+    }
   }
 
   /** The earliest ready host if it may be fetched at {@code now}, else null; reads hosts in from disk as needed. */
@@ -262,13 +325,16 @@ public final class HostSchedule {
         updateReadiness(inMemory);
         continue;
       }
-      HostState known = knownActive.get(hostKey);
-      HostQueue h = new HostQueue(hostKey, ScheduleKey.hostKeyUtf8(k), p, known, k);
-      fresh.add(h);
-      if (known == null) {
+      HostQueue h = knownActive.get(hostKey);
+      if (h != null) {
+        unkeep(h);   // back in memory, with its state and read-ahead
+        h.enter(k);
+      } else {
+        h = new HostQueue(hostKey, ScheduleKey.hostKeyUtf8(k), p, null, k);
         unknown.add(h);
         stateKeys.add(HostState.key(p, h.hostKeyUtf8));
       }
+      fresh.add(h);
     }
     List<byte[]> states = store.multiGet(store.hosts, stateKeys);
     for (int i = 0; i < unknown.size(); i++) {
@@ -278,7 +344,7 @@ public final class HostSchedule {
       // be a bug, and the host is still served with default settings rather than lost.
       h.state = stored == null ? HostState.NEW.withActive(true, 0) : HostState.decode(stored);
       assert stored != null && h.state.active() : "scheduled host " + h.hostKey + " has state " + h.state;
-      knownActive.put(h.hostKey, h.state);
+      knownActive.put(h.hostKey, h);
     }
     readQueueHeads(fresh);
     for (HostQueue h : fresh) {
@@ -289,27 +355,65 @@ public final class HostSchedule {
   }
 
   /**
-   * Reads ahead the queues of hosts just read in, with one iterator in key order, instead of
-   * one iterator per host at its first lease: opening an iterator costs about what a seek
-   * does. Every host read in has nothing in flight, so nothing read is leased.
+   * Reads ahead the queues of hosts just read in that have fewer URLs read ahead than their
+   * connection limit (a host kept with read-ahead needs no read), with one iterator in key
+   * order, instead of one iterator per host at its first lease: opening an iterator costs about
+   * what a seek does. Every host read in has nothing in flight, so nothing read is leased.
+   * While the budget for kept read-ahead has room and the known-active cache let no host go since
+   * the last such read, each host reads {@link HostQueue#KEPT_READ_AHEAD}.
    */
   private void readQueueHeads(List<HostQueue> fresh) {
-    if (fresh.isEmpty()) {
+    List<HostQueue> reads = new ArrayList<>(fresh.size());
+    for (HostQueue h : fresh) {
+      if (!h.readAll && h.buffered() < politeness.connectionLimit(h.state.connectionLimit())) {
+        reads.add(h);
+      }
+    }
+    if (reads.isEmpty()) {
       return;
     }
-    fresh.sort((a, b) -> Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8));   // one partition: key order
-    List<byte[]> froms = new ArrayList<>(fresh.size());
-    List<byte[]> ends = new ArrayList<>(fresh.size());
-    int[] want = new int[fresh.size()];
-    for (int i = 0; i < fresh.size(); i++) {
-      HostQueue h = fresh.get(i);
+    reads.sort((a, b) -> Bytes.compare(a.hostKeyUtf8, b.hostKeyUtf8));   // one partition: key order
+    // Extra read-ahead pays only if the host is still known when it comes back: not while the
+    // cache evicts, as it does on every stay when more hosts than it holds are served round robin.
+    boolean mayKeep = keptBytes < readAheadBytes && evictions == evictionsAtLastRead;
+    evictionsAtLastRead = evictions;
+    List<byte[]> froms = new ArrayList<>(reads.size());
+    List<byte[]> ends = new ArrayList<>(reads.size());
+    int[] want = new int[reads.size()];
+    for (int i = 0; i < reads.size(); i++) {
+      HostQueue h = reads.get(i);
       froms.add(h.readStart());
       ends.add(h.readEnd());
-      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state.connectionLimit()));
+      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state.connectionLimit()), mayKeep);
     }
-    store.scanEach(store.queue, froms, ends, (i, k, v) -> fresh.get(i).take(k, v, want[i]));
-    for (int i = 0; i < fresh.size(); i++) {
-      fresh.get(i).readDone(want[i]);
+    store.scanEach(store.queue, froms, ends, (i, k, v) -> reads.get(i).take(k, v, want[i]));
+    for (int i = 0; i < reads.size(); i++) {
+      reads.get(i).readDone(want[i]);
+    }
+  }
+
+  /**
+   * Checks HostQueue's read invariant against the disk: the unleased URLs queued for the host are
+   * exactly its buffer, in order, then those at or after {@code readFrom} (none if {@code readAll}).
+   */
+  private void checkReadAhead(HostQueue h) {
+    List<byte[]> before = new ArrayList<>();
+    List<byte[]> after = new ArrayList<>();
+    store.scan(store.queue, QueuedUrl.hostStart(h.partition, h.hostKeyUtf8), h.readEnd(), (k, v) -> {
+      if (!h.isLeased(k)) {
+        (h.readFrom != null && Bytes.compare(k, h.readFrom) < 0 ? before : after).add(k);
+      }
+      return true;
+    });
+    List<byte[]> buffered = new ArrayList<>();
+    h.buffer.forEach(u -> buffered.add(u.key()));
+    boolean same = before.size() == buffered.size();
+    for (int i = 0; same && i < before.size(); i++) {
+      same = java.util.Arrays.equals(before.get(i), buffered.get(i));
+    }
+    if (!same || (h.readAll && !after.isEmpty())) {
+      throw new AssertionError(h + " read ahead " + buffered.size() + " URLs, read all " + h.readAll + ", but "
+          + before.size() + " unleased are queued before where it reads from and " + after.size() + " after");
     }
   }
 
@@ -343,16 +447,33 @@ public final class HostSchedule {
     if (ready.size() > capacity) {
       throw new AssertionError(ready.size() + " ready hosts, capacity " + capacity);
     }
-    for (Map.Entry<String, HostState> e : knownActive.entrySet()) {
+    for (HostQueue h : hosts.values()) {
+      checkReadAhead(h);
+    }
+    long kept = 0;
+    for (Map.Entry<String, HostQueue> e : knownActive.entrySet()) {
+      HostQueue h = e.getValue();
       if (hosts.containsKey(e.getKey())) {
+        if (hosts.get(e.getKey()) != h || h.keptBytes != 0) {
+          throw new AssertionError(h + " is in memory and kept as another object or with kept bytes");
+        }
         continue;   // not consulted while in memory
       }
       byte[] utf8 = HostKeys.utf8(e.getKey());
       byte[] stored = store.get(store.hosts, HostState.key(HostKeys.partition(utf8, cursor.length), utf8));
       HostState onDisk = stored == null ? null : HostState.decode(stored);
-      if (onDisk == null || !onDisk.active() || !sameSettings(onDisk, e.getValue())) {
-        throw new AssertionError(e.getKey() + " remembered as " + e.getValue() + " but stored as " + onDisk);
+      if (onDisk == null || !onDisk.active() || !sameSettings(onDisk, h.state)) {
+        throw new AssertionError(e.getKey() + " remembered as " + h.state + " but stored as " + onDisk);
       }
+      if (h.inFlight != 0 || h.inReady || h.exhausted || h.keptBytes != h.bufferBytes()) {
+        throw new AssertionError(h + " kept out of memory with " + h.inFlight + " in flight, ready " + h.inReady
+            + ", kept bytes " + h.keptBytes + " of " + h.bufferBytes());
+      }
+      checkReadAhead(h);
+      kept += h.keptBytes;
+    }
+    if (kept != keptBytes || keptBytes > readAheadBytes) {
+      throw new AssertionError("kept read-ahead " + keptBytes + " bytes, counted " + kept + ", budget " + readAheadBytes);
     }
     for (HostQueue h : ready) {
       if (hosts.get(h.hostKey) != h) {

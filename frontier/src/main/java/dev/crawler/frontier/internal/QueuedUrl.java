@@ -141,6 +141,11 @@ public record QueuedUrl(byte[] key, String url, int depth, int redirectHops, Str
         Bytes.getU16(value, 1), 0, null);
   }
 
+  /** Estimated heap bytes: this record, its key, its strings (one byte a character) and a reference to it. */
+  long heapBytes() {
+    return 136 + key.length + url.length() + (via == null ? 0 : 40 + via.length());
+  }
+
   public int priority() {
     return MAX_PRIORITY - (key[key.length - 9] & 0xFF);
   }
