@@ -137,17 +137,6 @@ public final class BloomFilter {
 
   /** Adds the key given as its two hash halves; true if this set any bit. */
   public boolean put(long high, long low) {
-    int newlySet = putBits(high, low);
-    if (newlySet == 0) {
-      return false;
-    }
-    insertions.increment();
-    setBits.add(newlySet);
-    return true;
-  }
-
-  /** Adds the key; returns the number of bits this call turned on (0: every bit was set already). */
-  private int putBits(long high, long low) {
     long base = firstWord(high);
     // Pass 1: plain reads of every word. They do not depend on each other, so their
     // cache misses overlap; and a key already present (most keys in a crawl) needs no
@@ -158,49 +147,26 @@ public final class BloomFilter {
       allSet &= (bits.word(base + (position >>> 6)) & (1L << position)) != 0;
     }
     if (allSet) {
-      return 0;
+      return false;
     }
     // Pass 2: set the bits that are not set yet (an atomic write costs several times a
-    // cached read, and at capacity about half the bits are set already), counting the ones
-    // this call turned on.
+    // cached read, and at capacity about half the bits are set already), counting the
+    // ones this call turned on.
     int newlySet = 0;
-    if (layout == Layout.PAGE) {
-      // 512 words a block: two bits rarely share a word; one write per missing bit.
-      for (int i = 0; i < hashes; i++) {
-        int position = position(low, i);
-        long index = base + (position >>> 6);
-        long mask = 1L << position;
-        if ((bits.word(index) & mask) == 0 && (bits.setBits(index, mask) & mask) == 0) {
-          newlySet++;
-        }
-      }
-      return newlySet;   // 0 if another thread set the last bits between the two passes
-    }
-    // 8 words a block for k = 7 or more bits: some words hold two or three of them. One
-    // write per word that lacks bits, with all of the key's missing bits of that word.
-    // Positions are read O(k^2) times here: the remixed half they need past the seventh is made once.
-    long remixed = hashes > positionsPerWord ? Murmur3.fmix64(low + GOLDEN) : 0;
-    long done = 0;   // bit i: position i is in a word already written
     for (int i = 0; i < hashes; i++) {
-      if ((done & (1L << i)) != 0) {
-        continue;
-      }
-      int word = position(low, remixed, i) >>> 6;
-      long mask = 0;
-      for (int j = i; j < hashes; j++) {
-        int position = position(low, remixed, j);
-        if (position >>> 6 == word) {
-          mask |= 1L << position;
-          done |= 1L << j;
-        }
-      }
-      long index = base + word;
-      long missing = mask & ~bits.word(index);
-      if (missing != 0) {
-        newlySet += Long.bitCount(missing & ~bits.setBits(index, missing));
+      int position = position(low, i);
+      long index = base + (position >>> 6);
+      long mask = 1L << position;
+      if ((bits.word(index) & mask) == 0 && (bits.setBits(index, mask) & mask) == 0) {
+        newlySet++;
       }
     }
-    return newlySet;   // 0 if another thread set the last bits between the two passes
+    if (newlySet == 0) {
+      return false;   // another thread set the last bits between the two passes
+    }
+    insertions.increment();
+    setBits.add(newlySet);
+    return true;
   }
 
   /** False if the key was certainly never put; true if it may have been. Never blocks. */
@@ -261,27 +227,12 @@ public final class BloomFilter {
     return result;
   }
 
-  /**
-   * Puts each key; for each, whether it set a bit. {@link #prefetch}es the batch first, and
-   * updates the filter's counters once for the batch rather than twice per key.
-   */
+  /** Puts each key; for each, whether it set a bit. {@link #prefetch}es the batch first. */
   public boolean[] putAll(List<UrlFingerprint> keys) {
     prefetch(keys);
     boolean[] result = new boolean[keys.size()];
-    int added = 0;
-    long newlySet = 0;
     for (int i = 0; i < result.length; i++) {
-      UrlFingerprint key = keys.get(i);
-      int n = putBits(key.high(), key.low());
-      if (n > 0) {
-        result[i] = true;
-        added++;
-        newlySet += n;
-      }
-    }
-    if (added > 0) {
-      insertions.add(added);
-      setBits.add(newlySet);
+      result[i] = put(keys.get(i));
     }
     return result;
   }
@@ -301,16 +252,6 @@ public final class BloomFilter {
     int word = i / positionsPerWord;
     long x = word == 0 ? low : Murmur3.fmix64(low + word * GOLDEN);
     return (int) (x >>> ((i - word * positionsPerWord) * positionBits)) & positionMask;
-  }
-
-  /** {@link #position(long, int)} given the first remix of {@code low}, {@code fmix64(low + GOLDEN)}. */
-  private int position(long low, long remixed, int i) {
-    if (i >= 2 * positionsPerWord) {
-      return position(low, i);
-    }
-    long x = i < positionsPerWord ? low : remixed;
-    int field = i < positionsPerWord ? i : i - positionsPerWord;
-    return (int) (x >>> (field * positionBits)) & positionMask;
   }
 
   // ------------------------------------------------------------------ saturation
