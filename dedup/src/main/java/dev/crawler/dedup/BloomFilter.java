@@ -294,6 +294,11 @@ public final class BloomFilter {
     return estimatedKeys() >= expectedInsertions;
   }
 
+  /** The bits set, counted in the array (O(size)): for tests of the counter behind {@link #fillRatio()}. */
+  long countSetBits() {
+    return bits.countSetBits();
+  }
+
   public long bitSize() {
     return bits.wordCount() * 64;
   }

@@ -63,19 +63,16 @@ public final class UrlNormalizer {
 
   public UrlNormalization normalize(String raw) {
     if (raw != null) {
-      if (NormalFormCheck.isNormal(raw, maxLength, strip, sortQuery)) {
-        return UrlNormalization.accepted(raw);   // already in normal form: nothing to do
-      }
-      // "#section" links are common: a normal URL with a fragment only needs the fragment cut.
-      int hash = raw.indexOf('#');
-      if (hash > 0 && NormalFormCheck.isNormal(raw.substring(0, hash), maxLength, strip, sortQuery)) {
-        return UrlNormalization.accepted(raw.substring(0, hash));
+      // Most links are plain URLs, normal already or one common fix away: one pass, no BasicURLNormalizer.
+      String quick = NormalFormShortcut.normalFormOf(raw, maxLength, strip, sortQuery);
+      if (quick != null) {
+        return UrlNormalization.accepted(quick);
       }
     }
     return normalizeTheLongWay(raw);
   }
 
-  /** The full normalization, without the shortcut for URLs already in normal form; tests compare the two. */
+  /** The full normalization, without {@link NormalFormShortcut}; tests compare the two. */
   UrlNormalization normalizeTheLongWay(String raw) {
     try {
       return normalizeOrThrow(raw);

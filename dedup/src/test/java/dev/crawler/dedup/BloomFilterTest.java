@@ -116,6 +116,30 @@ class BloomFilterTest {
       }
     }
     assertThat(batched.insertions()).isEqualTo(single.insertions());
+    assertThat(batched.fillRatio()).as("bits counted once a batch, as one at a time").isEqualTo(single.fillRatio());
+  }
+
+  /** The counter behind the fill and the rate estimate counts each bit once, one key at a time or a batch at a time. */
+  @ParameterizedTest(name = "{0} at {1}")
+  @org.junit.jupiter.params.provider.CsvSource({"CACHE_LINE, 0.01", "CACHE_LINE, 0.0001", "CACHE_LINE, 1e-9",
+      "PAGE, 0.01", "PAGE, 0.0001"})
+  void theFillCountsEveryBitSetExactlyOnce(Layout layout, double rate) {
+    BloomFilter filter = BloomFilter.create(5_000, rate, layout);
+    SplittableRandom random = new SplittableRandom(23);
+    for (int round = 0; round < 100; round++) {
+      List<UrlFingerprint> batch = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        batch.add(key(random));
+      }
+      if (round % 2 == 0) {
+        filter.putAll(batch);
+      } else {
+        batch.forEach(filter::put);
+      }
+      filter.putAll(batch.subList(0, 8));   // again: sets nothing
+    }
+    assertThat(Math.round(filter.fillRatio() * filter.bitSize())).isEqualTo(filter.countSetBits());
+    assertThat(filter.insertions()).isBetween(6_000L, 6_400L);
   }
 
   @Test

@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  *   java -Xmx4g -cp bench/target/benchmarks.jar dev.crawler.bench.dedup.SeenThroughput 10000000 4000000 2
  * </pre>
- * Arguments: URLs preloaded, links streamed per policy, threads.
+ * Arguments: URLs preloaded, links streamed per policy, threads, and optionally the policies
+ * to run ({@code accept}, {@code verify}; both by default). The service's memory knobs, for
+ * trying sizes: {@code -Drecent-urls=N} (the recent-URL memory, 8 bytes a URL) and
+ * {@code -Dstore-cache-mb=N} (RocksDB's block cache); the service's defaults otherwise.
  */
 public final class SeenThroughput {
   private static final int PAGE = 50;
@@ -35,13 +38,25 @@ public final class SeenThroughput {
     long preload = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
     long stream = args.length > 1 ? Long.parseLong(args[1]) : 4_000_000L;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+    List<FalsePositivePolicy> policies = args.length > 3
+        ? List.of(FalsePositivePolicy.valueOf(args[3].toUpperCase(java.util.Locale.ROOT)))
+        : List.of(FalsePositivePolicy.values());
     UrlNormalizer normalizer = new UrlNormalizer(UrlNormalizer.Options.defaults());
 
     System.out.printf("normalize only: %,.0f URLs/s (1 thread)%n", normalizeRate(normalizer, 2_000_000));
-    for (FalsePositivePolicy policy : FalsePositivePolicy.values()) {
+    for (FalsePositivePolicy policy : policies) {
       Path dir = Files.createTempDirectory("seen-bench");
-      UrlSeenService.Options options = UrlSeenService.Options.builder(dir).expectedUrls(
-          (long) ((preload + stream) * 1.2)).policy(policy).build();
+      UrlSeenService.Builder builder = UrlSeenService.Options.builder(dir).expectedUrls(
+          (long) ((preload + stream) * 1.2)).policy(policy);
+      if (System.getProperty("recent-urls") != null) {
+        builder.recentUrls(Integer.parseInt(System.getProperty("recent-urls")));
+      }
+      if (System.getProperty("store-cache-mb") != null) {
+        builder.storeCacheBytes(Long.parseLong(System.getProperty("store-cache-mb")) << 20);
+      }
+      UrlSeenService.Options options = builder.build();
+      System.out.printf("%s: recent-URL memory %,d URLs, store block cache %,d MB%n", policy, options.recentUrls(),
+          options.storeCacheBytes() >> 20);
       try (UrlSeenService seen = UrlSeenService.open(options)) {
         long started = System.nanoTime();
         AtomicLong nextId = new AtomicLong();
