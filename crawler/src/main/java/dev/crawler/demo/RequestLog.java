@@ -59,8 +59,11 @@ public final class RequestLog {
       status = code;
     }
 
+    /** Stamps the end, unless it was stamped already (just before the response's last byte). */
     void finish() {
-      endNanos = System.nanoTime();
+      if (endNanos == UNFINISHED) {
+        endNanos = System.nanoTime();
+      }
     }
 
     /** This request, ending {@code now} if it is still being answered. */
