@@ -246,7 +246,6 @@ public final class Crawl implements AutoCloseable {
     return seeds;
   }
 
-  /** Pages the budget has already granted: every settled URL but those stopped before a request. */
   /**
    * Sets what a resumed crawl has already spent of its page limits: from the crawl log, exact
    * and per host; without a crawl log (output.crawl-log: false), the total from stats.json,
@@ -271,10 +270,19 @@ public final class Crawl implements AutoCloseable {
     }
   }
 
+  /** Pages the budget has already granted: every settled URL but those stopped before a request. */
   static long fetchAttempts(StatsSnapshot s) {
-    return s.pages() - s.outcome(CrawlOutcome.ROBOTS_DENIED) - s.outcome(CrawlOutcome.ROBOTS_UNAVAILABLE)
-        - s.outcome(CrawlOutcome.BUDGET_EXCEEDED);
+    long attempts = s.pages();
+    for (CrawlOutcome outcome : CrawlOutcome.values()) {
+      if (!outcome.spentAPage()) {
+        attempts -= s.outcome(outcome);
+      }
+    }
+    return attempts;
   }
+
+  /** The crawl-log detail of a robots.txt fetch's line, which is not a page. */
+  static final String ROBOTS_TXT_DETAIL = "robots.txt";
 
   /** Every robots.txt fetch goes to the WARC files, the crawl log and the stats like a page. */
   private static java.util.function.Consumer<FetchResult> robotsRecorder(WarcRecorder warc, CrawlLog crawlLog,
@@ -287,7 +295,7 @@ public final class Crawl implements AutoCloseable {
       if (crawlLog != null) {
         CrawlOutcome outcome = result.status().answered() ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
         crawlLog.log(new CrawlLogEntry(result.startedAt(), outcome, result.httpStatus(), result.body().length,
-            result.duration(), result.url(), null, result.contentType(), 0, "robots.txt"));
+            result.duration(), result.url(), null, result.contentType(), 0, ROBOTS_TXT_DETAIL));
       }
     };
   }

@@ -96,11 +96,11 @@ final class CrawlDirectory implements AutoCloseable {
     return Files.isDirectory(root.resolve("frontier"));
   }
 
+  private static final String SEEDS_QUEUED = "seeds.queued";
+
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "warc", "seeds.txt", "seeds.queued", "crawl.log", "stats.json", "stats.json.tmp");
-
-  private static final String SEEDS_QUEUED = "seeds.queued";
+      List.of("frontier", "seen", "warc", "seeds.txt", SEEDS_QUEUED, "crawl.log", "stats.json", "stats.json.tmp");
 
   Path seeds() {
     return root.resolve("seeds.txt");

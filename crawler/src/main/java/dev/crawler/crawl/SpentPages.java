@@ -1,17 +1,14 @@
 package dev.crawler.crawl;
 
 import dev.crawler.record.CrawlLogEntry;
-import dev.crawler.record.CrawlOutcome;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -20,16 +17,11 @@ import java.util.function.UnaryOperator;
  * <p>Why the log and not stats.json: stats.json is rewritten every stats interval, so after a
  * kill it is up to one interval behind, and it holds no per-host counts; the crawl log has a
  * line for every fetch, written through before the URL is settled. A kill between granting a
- * page and logging it loses at most the fetches then in flight. Reading the log costs about a
- * second per million lines, so it is read only when the crawl has a page limit.
+ * page and logging it loses at most the fetches then in flight. Reading the log takes time in
+ * proportion to its lines (not measured at scale), so it is read only when the crawl has a
+ * page limit.
  */
 final class SpentPages {
-  /** Outcomes decided before the page budget is asked (see PageVisit): they spend nothing. */
-  private static final Set<CrawlOutcome> FREE =
-      EnumSet.of(CrawlOutcome.ROBOTS_DENIED, CrawlOutcome.ROBOTS_UNAVAILABLE, CrawlOutcome.BUDGET_EXCEEDED);
-  /** The detail of a robots.txt fetch's line (Crawl's robots recorder): not a page. */
-  private static final String ROBOTS_TXT = "robots.txt";
-
   /**
    * @param total pages spent in all
    * @param perHost pages spent per host key; empty unless asked for
@@ -66,7 +58,7 @@ final class SpentPages {
           unreadable++;
           continue;
         }
-        if (FREE.contains(entry.outcome()) || ROBOTS_TXT.equals(entry.detail())) {
+        if (!entry.outcome().spentAPage() || Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
           continue;
         }
         total++;

@@ -36,6 +36,14 @@ public enum CrawlOutcome {
   UNSUPPORTED_URL,
   IO_ERROR;
 
+  /**
+   * Whether a URL with this outcome spent a page of the crawl's limits: all but those decided
+   * before the page budget is asked (robots.txt, and the budget itself).
+   */
+  public boolean spentAPage() {
+    return this != ROBOTS_DENIED && this != ROBOTS_UNAVAILABLE && this != BUDGET_EXCEEDED;
+  }
+
   /** The outcome of a fetch that got no response. */
   public static CrawlOutcome ofFailure(FetchStatus status) {
     return switch (status) {

@@ -79,7 +79,7 @@ public final class PageBudget {
     checkArgument(pagesSoFar >= 0, "pagesSoFar (%s) must be >= 0", pagesSoFar);
     spent.set(pagesSoFar);
     spentPerHost.clear();
-    if (maxPagesPerHost != Long.MAX_VALUE) {
+    if (limitedPerHost()) {
       perHost.forEach((host, pages) -> spentPerHost.put(host, new AtomicLong(pages)));
     }
   }
