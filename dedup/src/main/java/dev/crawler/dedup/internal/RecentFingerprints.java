@@ -11,13 +11,16 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * same slot and the same 64-bit low half: odds of about 2^-64 per lookup.
  */
 public final class RecentFingerprints {
+  /** The largest power of two an int holds: rounding a larger capacity up would overflow. 8 GB of slots. */
+  public static final int MAX_CAPACITY = 1 << 30;
+
   private final AtomicLongArray slots;
   private final int shift;
 
   /** {@code capacity} is rounded up to a power of two; 8 bytes each. */
   public RecentFingerprints(int capacity) {
-    if (capacity < 1) {
-      throw new IllegalArgumentException("capacity (" + capacity + ") must be >= 1");
+    if (capacity < 1 || capacity > MAX_CAPACITY) {
+      throw new IllegalArgumentException("capacity (" + capacity + ") must be from 1 to " + MAX_CAPACITY);
     }
     int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
     this.slots = new AtomicLongArray(size);
