@@ -90,7 +90,7 @@ class ConfigDefaultsTest {
     CrawlConfig config = ConfigLoader.parse("""
         politeness: {default-delay: 500ms, max-crawl-delay: 1.5m}
         fetch: {max-content-bytes: 6GB}
-        seen: {expected-urls: 5e9, false-positive-rate: 0.1%}
+        seen: {expected-urls: 5e9, false-positive-rate: 0.1%, recent-memory: 128MB, store-cache: 0.5GB}
         crawl: {limits: {max-pages: 1_000_000, max-duration: 12h}}
         """, "c.yaml", BASE);
     assertThat(config.politeness().defaultDelay()).hasMillis(500);
@@ -98,6 +98,8 @@ class ConfigDefaultsTest {
     assertThat(config.fetch().maxContentBytes().bytes()).isEqualTo(6L << 30);
     assertThat(config.seen().expectedUrls()).isEqualTo(5_000_000_000L);
     assertThat(config.seen().falsePositiveRate()).isEqualTo(0.001);
+    assertThat(config.seen().recentMemory().bytes()).isEqualTo(128L << 20);
+    assertThat(config.seen().storeCache().bytes()).isEqualTo(512L << 20);
     assertThat(config.crawl().limits().maxPages()).hasValue(1_000_000);
     assertThat(config.crawl().limits().maxPagesPerHost()).isEmpty();
     assertThat(config.crawl().limits().maxDuration()).hasValue(java.time.Duration.ofHours(12));

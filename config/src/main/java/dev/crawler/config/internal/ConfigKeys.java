@@ -162,6 +162,17 @@ public final class ConfigKeys {
   public static final ConfigKey<CrawlConfig.Seen.CapacityPolicy> SEEN_ON_CAPACITY = ConfigKey.of("seen.on-capacity",
       choice(CrawlConfig.Seen.CapacityPolicy.class), "grow",
       "warn: keep one filter and warn as its rate rises; grow: add a larger filter so the rate stays at the target.");
+  // At most 2^30 fingerprints of 8 bytes: the service takes their number as an int and rounds it up
+  // to a power of two, which past 2^30 overflows (dedup's RecentFingerprints.MAX_CAPACITY).
+  public static final ConfigKey<DataSize> SEEN_RECENT_MEMORY = ConfigKey.of("seen.recent-memory",
+      size(DataSize.ofBytes(64L << 10), DataSize.ofBytes(8L << 30)), "8MB",
+      "Heap for the fingerprints of recent URLs, 8 bytes each, rounded up to a power of two (100MB takes 128MB): "
+          + "they answer repeated links with no filter or store read.");
+  // The bounds are guards, not RocksDB's needs: 1MB is a few hundred of its 4KB blocks, and 1TB is past
+  // any one machine's memory, so a slipped unit fails at start rather than when the cache has grown.
+  public static final ConfigKey<DataSize> SEEN_STORE_CACHE = ConfigKey.of("seen.store-cache",
+      size(DataSize.ofMegabytes(1), DataSize.ofBytes(1L << 40)), "64MB",
+      "RocksDB block cache of the exact store (native memory, outside the heap); only verify reads the store while crawling.");
 
   // ------------------------------------------------------------------ robots
   public static final ConfigKey<Integer> ROBOTS_CACHE_HOSTS = ConfigKey.of("robots.cache-hosts",

@@ -260,11 +260,7 @@ public final class ValueTypes {
     return new Scalar<>() {
       @Override
       DataSize parse(String text) throws BadValue {
-        DataSize value = parseSize(text, allowed());
-        if (value.bytes() < min.bytes()) {
-          throw new BadValue("\"" + text + "\" is below " + min);
-        }
-        return value;
+        return parseSizeWithin(text, allowed(), min, DataSize.ofBytes(Long.MAX_VALUE));
       }
 
       @Override
@@ -277,6 +273,41 @@ public final class ValueTypes {
         return "a size of " + min + " or more, such as 512KB, 10MB, 6GB (K, M, G = 1024, 1024², 1024³ bytes)";
       }
     };
+  }
+
+  /**
+   * A size in bytes from {@code min} to {@code max}, for memory taken at start: a slipped unit
+   * (8TB for 8GB) fails here, not when the crawl runs out of memory.
+   */
+  public static ValueType<DataSize> size(DataSize min, DataSize max) {
+    return new Scalar<>() {
+      @Override
+      DataSize parse(String text) throws BadValue {
+        return parseSizeWithin(text, allowed(), min, max);
+      }
+
+      @Override
+      public String format(DataSize value) {
+        return value.toString();
+      }
+
+      @Override
+      public String allowed() {
+        return "a size from " + min + " to " + max + ", such as " + sizeExamples(min, max)
+            + " (K, M, G = 1024, 1024², 1024³ bytes)";
+      }
+    };
+  }
+
+  /** The usual examples that fall within the range, so the allowed text never shows a refused one. */
+  private static String sizeExamples(DataSize min, DataSize max) {
+    List<String> examples = new ArrayList<>();
+    for (DataSize example : List.of(DataSize.ofBytes(512L << 10), DataSize.ofMegabytes(10), DataSize.ofBytes(6L << 30))) {
+      if (example.bytes() >= min.bytes() && example.bytes() <= max.bytes()) {
+        examples.add(example.toString());
+      }
+    }
+    return String.join(", ", examples.isEmpty() ? List.of(min.toString(), max.toString()) : examples);
   }
 
   /** {@code none} or a size of at least {@code min}. */
@@ -301,6 +332,17 @@ public final class ValueTypes {
         return NONE + " or " + sized.allowed();
       }
     };
+  }
+
+  private static DataSize parseSizeWithin(String text, String allowed, DataSize min, DataSize max) throws BadValue {
+    DataSize value = parseSize(text, allowed);
+    if (value.bytes() < min.bytes()) {
+      throw new BadValue("\"" + text + "\" is below " + min);
+    }
+    if (value.bytes() > max.bytes()) {
+      throw new BadValue("\"" + text + "\" is above " + max);
+    }
+    return value;
   }
 
   static DataSize parseSize(String text, String allowed) throws BadValue {
