@@ -45,6 +45,9 @@ final class CrawlSetup {
           case WARN -> UrlSeenService.CapacityPolicy.WARN;
           case GROW -> UrlSeenService.CapacityPolicy.GROW;
         })
+        // The config bounds the size to 8GB, so the count of 8-byte fingerprints fits the int.
+        .recentUrls(Math.toIntExact(seen.recentMemory().bytes() / Long.BYTES))
+        .storeCacheBytes(seen.storeCache().bytes())
         .build();
   }
 

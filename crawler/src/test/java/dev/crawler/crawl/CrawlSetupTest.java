@@ -1,0 +1,42 @@
+package dev.crawler.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.config.ConfigLoader;
+import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.dedup.internal.RecentFingerprints;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The YAML keys reach the libraries' options: a key read but not passed on would do nothing, silently. */
+class CrawlSetupTest {
+  private static final Path DIR = Path.of("/crawls/example/seen");
+
+  private static CrawlConfig parse(String yaml) {
+    return ConfigLoader.parse(yaml, "crawl.yaml", Path.of("/crawls/example"));
+  }
+
+  @Test
+  void theSeenMemoriesReachTheUrlSeenService() {
+    UrlSeenService.Options options = CrawlSetup.seen(parse("""
+        seen:
+          recent-memory: 128MB
+          store-cache: 320MB
+        """), DIR);
+    assertThat(options.recentUrls()).isEqualTo(16_777_216);   // 128MB of 8-byte fingerprints
+    assertThat(options.storeCacheBytes()).isEqualTo(320L << 20);
+  }
+
+  @Test
+  void theSeenDefaultsAreTheServicesOwn() {
+    UrlSeenService.Options fromConfig = CrawlSetup.seen(parse(""), DIR);
+    assertThat(fromConfig).isEqualTo(UrlSeenService.Options.defaults(DIR));
+  }
+
+  @Test
+  void theLargestRecentMemoryTheConfigAllowsIsTheLargestTheServiceTakes() {
+    UrlSeenService.Options options = CrawlSetup.seen(parse("seen: {recent-memory: 8GB}"), DIR);
+    assertThat(options.recentUrls()).isEqualTo(RecentFingerprints.MAX_CAPACITY);
+  }
+}
