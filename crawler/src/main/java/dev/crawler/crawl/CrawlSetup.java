@@ -45,8 +45,9 @@ final class CrawlSetup {
           case WARN -> UrlSeenService.CapacityPolicy.WARN;
           case GROW -> UrlSeenService.CapacityPolicy.GROW;
         })
-        // The config bounds the size to 8GB, so the count of 8-byte fingerprints fits the int.
-        .recentUrls(Math.toIntExact(seen.recentMemory().bytes() / Long.BYTES))
+        // The service rounds a count up to a power of two; rounding down here keeps the heap within
+        // what the user gave. The config bounds the size to 8GB, so the count fits the int.
+        .recentUrls(Integer.highestOneBit(Math.toIntExact(seen.recentMemory().bytes() / Long.BYTES)))
         .storeCacheBytes(seen.storeCache().bytes())
         .build();
   }

@@ -35,6 +35,12 @@ class CrawlSetupTest {
   }
 
   @Test
+  void aRecentMemoryBetweenPowersOfTwoIsRoundedDownSoTheHeapStaysWithinIt() {
+    UrlSeenService.Options options = CrawlSetup.seen(parse("seen: {recent-memory: 100MB}"), DIR);
+    assertThat(options.recentUrls()).isEqualTo(8_388_608);   // 64MB of 8-byte fingerprints, not 128MB
+  }
+
+  @Test
   void theLargestRecentMemoryTheConfigAllowsIsTheLargestTheServiceTakes() {
     UrlSeenService.Options options = CrawlSetup.seen(parse("seen: {recent-memory: 8GB}"), DIR);
     assertThat(options.recentUrls()).isEqualTo(RecentFingerprints.MAX_CAPACITY);

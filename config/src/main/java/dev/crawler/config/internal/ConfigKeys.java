@@ -162,11 +162,11 @@ public final class ConfigKeys {
   public static final ConfigKey<CrawlConfig.Seen.CapacityPolicy> SEEN_ON_CAPACITY = ConfigKey.of("seen.on-capacity",
       choice(CrawlConfig.Seen.CapacityPolicy.class), "grow",
       "warn: keep one filter and warn as its rate rises; grow: add a larger filter so the rate stays at the target.");
-  // At most 2^30 fingerprints of 8 bytes: the service takes their number as an int and rounds it up
-  // to a power of two, which past 2^30 overflows (dedup's RecentFingerprints.MAX_CAPACITY).
+  // At most 2^30 fingerprints of 8 bytes, the most dedup's RecentFingerprints takes. The crawler rounds
+  // the size down to a power of two (the service would round its count up), so the key is a ceiling.
   public static final ConfigKey<DataSize> SEEN_RECENT_MEMORY = ConfigKey.of("seen.recent-memory",
       size(DataSize.ofBytes(64L << 10), DataSize.ofBytes(8L << 30)), "8MB",
-      "Heap for the fingerprints of recent URLs, 8 bytes each, rounded up to a power of two (100MB takes 128MB): "
+      "Heap for the fingerprints of recent URLs, 8 bytes each, rounded down to a power of two (100MB uses 64MB): "
           + "they answer repeated links with no filter or store read.");
   // The bounds are guards, not RocksDB's needs: 1MB is a few hundred of its 4KB blocks, and 1TB is past
   // any one machine's memory, so a slipped unit fails at start rather than when the cache has grown.
