@@ -11,10 +11,11 @@ import org.jsoup.internal.StringUtil;
  * Spaces and non-ASCII characters stay: the crawl's normalizer escapes them.
  *
  * <p>Resolution is jsoup's ({@code Element.absUrl}), called with the base parsed once per page
- * instead of once per link. Two shapes that make up most links skip it, since parsing a
+ * instead of once per link. Three shapes that make up most links skip it, since parsing a
  * {@code java.net.URL} costs about a microsecond, as much as parsing the markup around the link:
- * root-relative paths ({@code /a/b?c}) and plain absolute URLs ({@code https://host:port/a}),
- * when they hold no dot segment, backslash or control character. The test suite checks that the
+ * root-relative paths ({@code /a/b?c}), plain absolute URLs ({@code https://host:port/a}) and
+ * relative paths ({@code ../b/c.html}), when they hold no dot segment (but leading ones),
+ * backslash or control character. The test suite checks that the
  * shortcut and jsoup agree. Schemes other than http(s) are refused before resolving, since
  * {@code java.net.URL} answers an unknown scheme with an exception, and a page may hold
  * thousands of {@code javascript:} links.
@@ -23,6 +24,8 @@ final class LinkResolver {
   private URL base;
   /** "scheme://host[:port]" of the base as jsoup writes it (no user info), or null without a base. */
   private String origin;
+  /** The base's path up to and including its last '/', or null if relative paths must be parsed. */
+  private String baseDirectory;
 
   /** @param pageUrl the page's own URL; if it does not parse, only absolute links resolve */
   LinkResolver(String pageUrl) {
@@ -52,20 +55,72 @@ final class LinkResolver {
     return shortcut != null ? shortcut : resolveByParsing(href);
   }
 
-  /** The shortcut: a resolved URL for the two common plain shapes, null for anything else. */
+  /** The shortcut: a resolved URL for the three common plain shapes, null for anything else. */
   String resolveWithoutParsing(String href) {
-    for (int i = 0; i < href.length(); i++) {
-      char c = href.charAt(i);
-      if (c < 0x20 || c == '\\' || c == '.' && i > 0 && href.charAt(i - 1) == '/') {
-        return null; // control characters, backslashes and dot segments take the full path
-      }
-    }
     if (href.charAt(0) == '/') {
       boolean networkPath = href.length() > 1 && href.charAt(1) == '/';
-      return networkPath || origin == null ? null : withoutFragment(origin + href);
+      return networkPath || origin == null || !isPlain(href, 0) ? null : withoutFragment(origin + href);
     }
     int authority = href.startsWith("http://") ? 7 : href.startsWith("https://") ? 8 : -1;
-    return authority > 0 && isPlainHostAndPort(href, authority) ? withoutFragment(href) : null;
+    if (authority > 0) {
+      return isPlain(href, 0) && isPlainHostAndPort(href, authority) ? withoutFragment(href) : null;
+    }
+    return resolveRelativePath(href);
+  }
+
+  /**
+   * A relative path ("page-3.html", "../api/page-3.html?x=1", "./"), resolved against the base's
+   * directory: leading "../" climb it, leading "./" stay. Null for anything that could be read
+   * another way: a scheme or a ':' before the path ends, a climb above the root (where browsers
+   * and java.net.URL differ), and dot segments after the start.
+   */
+  private String resolveRelativePath(String href) {
+    if (baseDirectory == null) {
+      return null;
+    }
+    int start = 0;
+    int climbs = 0;
+    while (true) {
+      if (href.startsWith("../", start)) {
+        climbs++;
+        start += 3;
+      } else if (href.startsWith("./", start)) {
+        start += 2;
+      } else {
+        break;
+      }
+    }
+    if (start < href.length() && ".?#:/".indexOf(href.charAt(start)) >= 0 || !isPlain(href, start)) {
+      return null;
+    }
+    for (int i = start; i < href.length(); i++) {
+      char c = href.charAt(i);
+      if (c == ':') {
+        return null; // "mailto:x", "a:b": a scheme, or a path java.net.URL may read as one
+      }
+      if (c == '/' || c == '?' || c == '#') {
+        break;
+      }
+    }
+    int directoryEnd = baseDirectory.length(); // just past a '/'
+    for (int climb = 0; climb < climbs; climb++) {
+      if (directoryEnd <= 1) {
+        return null;
+      }
+      directoryEnd = baseDirectory.lastIndexOf('/', directoryEnd - 2) + 1;
+    }
+    return withoutFragment(origin + baseDirectory.substring(0, directoryEnd) + href.substring(start));
+  }
+
+  /** No control character, backslash or dot segment from {@code from} on: nothing a parser would rewrite. */
+  private static boolean isPlain(String href, int from) {
+    for (int i = from; i < href.length(); i++) {
+      char c = href.charAt(i);
+      if (c < 0x20 || c == '\\' || c == '.' && i > from && href.charAt(i - 1) == '/') {
+        return false;
+      }
+    }
+    return true;
   }
 
   @SuppressWarnings("deprecation") // new URL(String): java.net.URL is what jsoup resolves with
@@ -89,6 +144,10 @@ final class LinkResolver {
     this.base = url;
     this.origin = url == null ? null
         : url.getProtocol() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort());
+    String path = url == null ? null : url.getPath().isEmpty() ? "/" : url.getPath();
+    // java.net.URL removes dot segments of the base while resolving; a base with them takes the long way.
+    this.baseDirectory = path == null || path.contains("/.") || !path.startsWith("/") ? null
+        : path.substring(0, path.lastIndexOf('/') + 1);
   }
 
   /** A host of letters, digits, dots and hyphens, then an optional ":digits", then the end or '/', '?', '#'. */

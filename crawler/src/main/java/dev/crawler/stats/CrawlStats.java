@@ -50,6 +50,11 @@ public final class CrawlStats {
     links[verdict.ordinal()].increment();
   }
 
+  /** {@code count} discovered URLs with one verdict (a page's links, counted by the page). */
+  public void links(LinkVerdict verdict, long count) {
+    links[verdict.ordinal()].add(count);
+  }
+
   public void robotsFetch() {
     robotsFetches.increment();
   }

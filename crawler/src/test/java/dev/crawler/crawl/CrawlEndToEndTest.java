@@ -10,6 +10,8 @@ import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
+import dev.crawler.stats.LinkVerdict;
+import dev.crawler.stats.StatsSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +37,7 @@ class CrawlEndToEndTest {
   static StopReason reason;
   static Map<String, Long> fetched;
   static Path crawlDir;
+  static StatsSnapshot stats;
 
   @BeforeAll
   static void crawlTheSite(@TempDir Path dir) throws Exception {
@@ -42,6 +45,7 @@ class CrawlEndToEndTest {
     crawlDir = dir.resolve("crawl");
     try (Crawl crawl = open(crawlDir, "unlimited", Crawl.Start.NEW)) {
       reason = crawl.run();
+      stats = crawl.stats();
     }
     fetched = site.requests().countsByUrl();
   }
@@ -92,6 +96,14 @@ class CrawlEndToEndTest {
   @Test
   void theCrawlEndsWhenTheFrontierIsEmpty() {
     assertThat(reason).isEqualTo(StopReason.FINISHED);
+  }
+
+  /** Links are counted a page at a time; the totals must still add up to what the crawl did. */
+  @Test
+  void everyUrlTakenFromTheFrontierWasCountedAsANewLinkOnce() {
+    assertThat(stats.links(LinkVerdict.NEW)).isEqualTo(stats.pages());
+    assertThat(stats.links(LinkVerdict.OFF_SITE)).as("the site links to hosts outside the seeds'").isPositive();
+    assertThat(stats.links(LinkVerdict.DUPLICATE)).as("pages link to each other").isGreaterThan(stats.pages());
   }
 
   @Test

@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 
 class LinkResolverTest {
   private static final String[] BASES = {"http://example.com/dir/page.html", "https://Example.COM:8443/a/b/?q=1",
-      "http://user:pw@example.com:80/x", "http://[::1]:8080/", "https://example.com"};
+      "http://user:pw@example.com:80/x", "http://[::1]:8080/", "https://example.com", "http://example.com/a/b/c/d.html",
+      "http://example.com/a/./b/../c/", "http://example.com/a%20b/c d/e?f#g"};
+  /** How an href starts: root-relative, absolute, or relative (climbing or not). */
+  private static final String[] STARTS = {"/", "http://", "https://", "", "../", "./", "../../", "../../../../", "./../"};
   private static final String[] PIECES = {"/", "//", "a", "B", ".", "..", "?", "#", "&", "=", " ", "ü", "%20", "%",
       ":", "8080", "http://", "https://", "HTTP://", "example.com", "host-1.example", "@", "\\", "\t", "[", "]", ";",
       "~", "+", "x.html", "-"};
@@ -17,9 +20,10 @@ class LinkResolverTest {
   void theShortcutAgreesWithJsoupResolutionWheneverItAnswers() {
     SplittableRandom random = new SplittableRandom(20261202);
     int answered = 0;
+    int answeredRelative = 0;
     for (int i = 0; i < 50_000; i++) {
       LinkResolver resolver = new LinkResolver(BASES[random.nextInt(BASES.length)]);
-      StringBuilder href = new StringBuilder(random.nextBoolean() ? "/" : random.nextBoolean() ? "http://" : "https://");
+      StringBuilder href = new StringBuilder(STARTS[random.nextInt(STARTS.length)]);
       for (int j = random.nextInt(8); j >= 0; j--) {
         href.append(PIECES[random.nextInt(PIECES.length)]);
       }
@@ -27,10 +31,12 @@ class LinkResolverTest {
       String shortcut = trimmed.isEmpty() ? null : resolver.resolveWithoutParsing(trimmed);
       if (shortcut != null) {
         answered++;
+        answeredRelative += trimmed.charAt(0) != '/' && !trimmed.startsWith("http") ? 1 : 0;
         assertThat(shortcut).as("href %s", trimmed).isEqualTo(resolver.resolveByParsing(trimmed));
       }
     }
     assertThat(answered).as("the shortcut answers the common shapes").isGreaterThan(10_000);
+    assertThat(answeredRelative).as("relative paths among them").isGreaterThan(2_000);
   }
 
   @Test
@@ -41,6 +47,18 @@ class LinkResolverTest {
     assertThat(resolver.resolveWithoutParsing("/a/../b")).isNull();
     assertThat(resolver.resolveWithoutParsing("//other.example/")).isNull();
     assertThat(resolver.resolveWithoutParsing("http://user@other.example/")).isNull();
-    assertThat(resolver.resolveWithoutParsing("relative")).isNull();
+    assertThat(resolver.resolveWithoutParsing("mailto:someone")).isNull();
+  }
+
+  @Test
+  void theShortcutTakesRelativePathsThatClimbNoHigherThanTheRoot() {
+    LinkResolver resolver = new LinkResolver("http://example.com/docs/api/page-1.html?x=1");
+    assertThat(resolver.resolveWithoutParsing("page-3.html#top")).isEqualTo("http://example.com/docs/api/page-3.html");
+    assertThat(resolver.resolveWithoutParsing("../guide/page-3.html?a=b")).isEqualTo("http://example.com/docs/guide/page-3.html?a=b");
+    assertThat(resolver.resolveWithoutParsing("../../")).isEqualTo("http://example.com/");
+    assertThat(resolver.resolveWithoutParsing("./")).isEqualTo("http://example.com/docs/api/");
+    assertThat(resolver.resolveWithoutParsing("../../../up.html")).as("above the root").isNull();
+    assertThat(resolver.resolveWithoutParsing("a/../b")).as("a dot segment after the start").isNull();
+    assertThat(resolver.resolveWithoutParsing("?q=2")).as("a query alone: jsoup's own rule").isNull();
   }
 }
