@@ -1,5 +1,7 @@
 package dev.crawler.crawl;
 
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.parse.PageParser;
@@ -41,6 +43,8 @@ public final class CrawlBench {
     int parseThreads = args.length > 5 ? Integer.parseInt(args[5]) : 2;
     int gzipLevel = args.length > 6 ? Integer.parseInt(args[6]) : 6;
     boolean siteProcess = args.length > 7 && args[7].equals("site-process");
+    // fetch.max-connections; the config's default (256) unless -Dbench.max-connections says otherwise.
+    int maxConnections = Integer.getInteger("bench.max-connections", 256);
     Path dir = Files.createTempDirectory("crawl-bench-");
     try (BenchSite site = BenchSite.start(hosts, pages, siteProcess)) {
       CrawlConfig config = ConfigLoader.parse("""
@@ -52,6 +56,7 @@ public final class CrawlBench {
             default-delay: 0ms
           fetch:
             workers: %d
+            max-connections: %d
           scope:
             mode: same-host
             allow-private-addresses: true
@@ -63,7 +68,7 @@ public final class CrawlBench {
             warc-compression-level: %d
           stats:
             interval: 10s
-          """.formatted(dir.resolve("crawl"), workers, policy, warc, gzipLevel), "bench", dir);
+          """.formatted(dir.resolve("crawl"), workers, maxConnections, policy, warc, gzipLevel), "bench", dir);
       long cpuBefore = processCpuNanos();
       double siteCpuBefore = site.cpuSeconds();
       long start = System.nanoTime();
@@ -94,6 +99,13 @@ public final class CrawlBench {
       double parseRate = parseRate(bodies, parseThreads);
       System.out.printf(Locale.ROOT, "parse only: %,d of the same pages, %d threads: %.0f pages/s; crawl/parse = %.0f%%%n",
           bodies.size(), parseThreads, parseRate, 100 * crawlRate / parseRate);
+    } finally {
+      // A run writes a few hundred MB of WARC; -Dbench.keep=true keeps them to look at.
+      if (!Boolean.getBoolean("bench.keep")) {
+        MoreFiles.deleteRecursively(dir, RecursiveDeleteOption.ALLOW_INSECURE);
+      } else {
+        System.out.println("kept: " + dir);
+      }
     }
   }
 
