@@ -100,6 +100,8 @@ public final class Crawl implements AutoCloseable {
   public static Crawl open(CrawlConfig config, Start start, CrawlEnvironment env) throws IOException {
     config.requireReadyToCrawl();
     Path root = config.crawl().dataDir();
+    // Before anything is created: the sizes alone decide, so the folder given here does not matter.
+    CrawlSetup.checkSeenFitsTheHeap(CrawlSetup.seen(config, root), Runtime.getRuntime().maxMemory());
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Start.NEW && holds) {
       throw new CrawlStartException(root + " already holds a crawl: continue it with `crawler resume --config "

@@ -10,6 +10,7 @@ import dev.crawler.scope.ScopeMode;
 import dev.crawler.scope.ScopeRules;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import okhttp3.Dns;
@@ -50,6 +51,26 @@ final class CrawlSetup {
         .recentUrls(Integer.highestOneBit(Math.toIntExact(seen.recentMemory().bytes() / Long.BYTES)))
         .storeCacheBytes(seen.storeCache().bytes())
         .build();
+  }
+
+  /** Heap the rest of a crawl needs beside the URL-seen memory: fetch buffers, parsing, the frontier's working set. */
+  static final long HEAP_BESIDE_SEEN = 128L << 20;
+
+  /**
+   * Refuses to start a crawl whose URL-seen filter and recent-URL memory cannot fit the heap,
+   * with the figures and what to change, rather than failing later with an OutOfMemoryError.
+   *
+   * @param maxHeap the most heap this JVM may use ({@code Runtime.maxMemory()})
+   */
+  static void checkSeenFitsTheHeap(UrlSeenService.Options seen, long maxHeap) {
+    long needed = UrlSeenService.heapBytes(seen);
+    if (needed + HEAP_BESIDE_SEEN > maxHeap) {
+      long suggestedMegabytes = (needed + 2 * HEAP_BESIDE_SEEN) >> 20;
+      throw new CrawlStartException(String.format(Locale.ROOT, "the URL-seen filter and its memory of recent URLs need"
+          + " %,d MB of heap and the rest of the crawl about %,d MB more, but this JVM may use only %,d MB: give it"
+          + " more (with bin/crawler: CRAWLER_JAVA_OPTS=-Xmx%dm), or lower seen.expected-urls, seen.memory-budget"
+          + " or seen.recent-memory", needed >> 20, HEAP_BESIDE_SEEN >> 20, maxHeap >> 20, suggestedMegabytes));
+    }
   }
 
   static FrontierOptions frontier(CrawlConfig config) {

@@ -62,6 +62,27 @@ class CommandLineTest {
     assertThat(result.out()).isEmpty();
   }
 
+  /** 10^11 URLs at 1% is a filter of about 120 GB: more than any test JVM's heap. */
+  @Test
+  void aFilterLargerThanTheHeapStopsTheCrawlBeforeItCreatesAnything() throws IOException {
+    Path data = dir.resolve("data");
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
+    Path file = Files.writeString(dir.resolve("crawl.yaml"), """
+        crawl:
+          data-dir: '%s'
+          seeds: '%s'
+          user-agent:
+            name: test-crawler
+        seen:
+          expected-urls: 100_000_000_000
+        """.formatted(data, seeds));
+    Result result = run("crawl", "--config", file.toString());
+    assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
+    assertThat(result.err()).startsWith("error: the URL-seen filter and its memory of recent URLs need")
+        .contains("CRAWLER_JAVA_OPTS=-Xmx").doesNotContain("Exception").doesNotContain("\tat ");
+    assertThat(data).doesNotExist();
+  }
+
   @Test
   void aMissingCommandOrOptionIsBadUsage() {
     assertThat(run().exitCode()).isEqualTo(ExitCode.BAD_USAGE);

@@ -1,6 +1,7 @@
 package dev.crawler.crawl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
@@ -44,5 +45,19 @@ class CrawlSetupTest {
   void theLargestRecentMemoryTheConfigAllowsIsTheLargestTheServiceTakes() {
     UrlSeenService.Options options = CrawlSetup.seen(parse("seen: {recent-memory: 8GB}"), DIR);
     assertThat(options.recentUrls()).isEqualTo(RecentFingerprints.MAX_CAPACITY);
+  }
+
+  @Test
+  void aSeenMemoryTheHeapCannotHoldStopsTheStartWithTheFiguresAndTheKeys() {
+    UrlSeenService.Options billion = CrawlSetup.seen(parse("seen: {expected-urls: 1_000_000_000}"), DIR);
+    long filterAndRecent = UrlSeenService.heapBytes(billion);
+    assertThat(filterAndRecent).as("about 1.2 GB at 1%%").isBetween(1_000L << 20, 1_500L << 20);
+
+    assertThatThrownBy(() -> CrawlSetup.checkSeenFitsTheHeap(billion, 1L << 30))
+        .isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("this JVM may use only 1,024 MB")
+        .hasMessageContaining("CRAWLER_JAVA_OPTS=-Xmx")
+        .hasMessageContaining("seen.expected-urls");
+    CrawlSetup.checkSeenFitsTheHeap(billion, filterAndRecent + CrawlSetup.HEAP_BESIDE_SEEN);   // just fits: no error
   }
 }

@@ -118,6 +118,19 @@ public final class BloomFilter {
         expectedInsertions, choice.rate(), 0, 0);
   }
 
+  /** The bytes {@link #create} would allocate for these arguments, without allocating them. */
+  public static long plannedBytes(long expectedInsertions, double fpp, Layout layout) {
+    checkExpected(expectedInsertions);
+    BloomFilterSizing.Choice choice = BloomFilterSizing.forRate(fpp, layout.blockBits());
+    return blocksFor(Math.ceil(expectedInsertions * choice.bitsPerKey()), layout) * (layout.blockBits() / 8);
+  }
+
+  /** The bytes {@link #createWithMemory} would allocate for this budget. */
+  public static long plannedBytesWithMemory(long bytes, Layout layout) {
+    long blockBytes = layout.blockBits() / 8;
+    return bytes / blockBytes * blockBytes;
+  }
+
   private static long blocksFor(double totalBits, Layout layout) {
     return Math.max(1, (long) Math.ceil(totalBits / layout.blockBits()));
   }

@@ -256,11 +256,26 @@ public final class UrlSeenService implements AutoCloseable {
       return BloomFilter.createWithMemory(options.expectedUrls(), options.memoryBudgetBytes().getAsLong(),
           options.layout());
     }
-    // Growing stacks filters whose rates add up: start at half the target so the sum stays under it.
-    double rate = options.onCapacity() == CapacityPolicy.GROW
+    return BloomFilter.create(options.expectedUrls(), firstFilterRate(options), options.layout());
+  }
+
+  /** Growing stacks filters whose rates add up: the first starts under the target so the sum stays under it. */
+  private static double firstFilterRate(Options options) {
+    return options.onCapacity() == CapacityPolicy.GROW
         ? options.falsePositiveRate() * (1 - FilterStack.TIGHTENING)
         : options.falsePositiveRate();
-    return BloomFilter.create(options.expectedUrls(), rate, options.layout());
+  }
+
+  /**
+   * The heap a new service with these options takes at once: its first filter and the memory of
+   * recent URLs. A reopened one may hold more (filters added by growing); the exact store's
+   * block cache is native memory and not counted.
+   */
+  public static long heapBytes(Options options) {
+    long filter = options.memoryBudgetBytes().isPresent()
+        ? BloomFilter.plannedBytesWithMemory(options.memoryBudgetBytes().getAsLong(), options.layout())
+        : BloomFilter.plannedBytes(options.expectedUrls(), firstFilterRate(options), options.layout());
+    return filter + RecentFingerprints.bytesFor(options.recentUrls());
   }
 
   // ------------------------------------------------------------------ answers

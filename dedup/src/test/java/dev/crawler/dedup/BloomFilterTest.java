@@ -275,4 +275,14 @@ class BloomFilterTest {
     crc.update(bytes, 0, 52);
     ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(52, (int) crc.getValue());
   }
+
+  /** The crawler checks the heap before it allocates: the planned size must be the allocated one. */
+  @ParameterizedTest
+  @CsvSource({"1000, 0.01, CACHE_LINE", "1000000, 0.001, CACHE_LINE", "1234567, 0.05, PAGE", "1, 0.5, PAGE"})
+  void thePlannedSizeIsTheAllocatedSize(long expected, double fpp, Layout layout) {
+    assertThat(BloomFilter.plannedBytes(expected, fpp, layout))
+        .isEqualTo(BloomFilter.create(expected, fpp, layout).byteSize());
+    assertThat(BloomFilter.plannedBytesWithMemory(1_000_003, layout))
+        .isEqualTo(BloomFilter.createWithMemory(expected, 1_000_003, layout).byteSize());
+  }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -270,6 +271,20 @@ class UrlSeenServiceTest {
       assertThat(seen.markSeenAll(kept)).containsOnly(Verdict.SEEN);
       if (policy == FalsePositivePolicy.ACCEPT) {
         assertThat(seen.markSeenAll(failed)).containsOnly(Verdict.NEW);
+      }
+    }
+  }
+
+  /** What the crawler checks against the heap before opening: the filter and the recent-URL slots. */
+  @Test
+  void heapBytesIsWhatANewServiceAllocates() throws IOException {
+    UrlSeenService.Options sized = UrlSeenService.Options.builder(dir.resolve("sized")).expectedUrls(50_000)
+        .recentUrls(1000).build();   // 1,000 rounds up to 1,024 slots
+    UrlSeenService.Options budgeted = UrlSeenService.Options.builder(dir.resolve("budgeted")).expectedUrls(50_000)
+        .memoryBudgetBytes(OptionalLong.of(300_000)).recentUrls(1000).build();
+    for (UrlSeenService.Options options : List.of(sized, budgeted)) {
+      try (UrlSeenService seen = UrlSeenService.open(options)) {
+        assertThat(UrlSeenService.heapBytes(options)).isEqualTo(seen.stats().filterBytes() + 1024 * 8);
       }
     }
   }

@@ -22,9 +22,18 @@ public final class RecentFingerprints {
     if (capacity < 1 || capacity > MAX_CAPACITY) {
       throw new IllegalArgumentException("capacity (" + capacity + ") must be from 1 to " + MAX_CAPACITY);
     }
-    int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+    int size = slotsFor(capacity);
     this.slots = new AtomicLongArray(size);
     this.shift = 64 - Integer.numberOfTrailingZeros(size);
+  }
+
+  /** The heap {@code new RecentFingerprints(capacity)} takes for its slots. */
+  public static long bytesFor(int capacity) {
+    return (long) slotsFor(capacity) * Long.BYTES;
+  }
+
+  private static int slotsFor(int capacity) {
+    return Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
   }
 
   public boolean contains(UrlFingerprint fp) {
