@@ -53,8 +53,12 @@ final class CrawlSetup {
         .build();
   }
 
-  /** Heap the rest of a crawl needs beside the URL-seen memory: fetch buffers, parsing, the frontier's working set. */
-  static final long HEAP_BESIDE_SEEN = 128L << 20;
+  /**
+   * Heap the rest of a crawl needs beside the URL-seen memory: fetch buffers, parsing, the
+   * frontier's working set. A floor, not a budget: SmallHeapCrawlTest crawls hostile bodies with
+   * the default 8 MB recent memory in a 128 MB heap.
+   */
+  static final long HEAP_BESIDE_SEEN = 64L << 20;
 
   /**
    * Refuses to start a crawl whose URL-seen filter and recent-URL memory cannot fit the heap,
