@@ -12,6 +12,10 @@ class RecentFingerprintsTest {
     assertThat(new RecentFingerprints(1_000).byteSize()).isEqualTo(8L * 1_024);
     assertThat(new RecentFingerprints(1_024).byteSize()).isEqualTo(8L * 1_024);
     assertThat(new RecentFingerprints(1_025).byteSize()).isEqualTo(8L * 2_048);
+    for (int capacity : new int[] {1, 2, 3, 1_000, 1_024, 1_025, 1 << 20}) {
+      assertThat(RecentFingerprints.bytesFor(capacity)).as("planned for %d", capacity)
+          .isEqualTo(new RecentFingerprints(capacity).byteSize());
+    }
   }
 
   @Test
