@@ -6,10 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -42,15 +38,6 @@ public final class FingerprintStore implements AutoCloseable {
   static final byte[] FORMAT_KEY = "format".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   static final byte[] CLEAN_KEY = "filter-clean".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] EMPTY = new byte[0];
-  /**
-   * Threads one {@link #containsAll} may read with. With 2 callers and 13 cold keys a call
-   * (SeenThroughput at 10^8 URLs), reads waited about 290 µs each, one at a time per caller.
-   */
-  static final int PARALLEL_READS = 8;
-  /** Keys a parallel read takes at least: fewer, and the hand-off costs more than it saves. */
-  static final int KEYS_PER_PARALLEL_READ = 2;
-  /** A key read from memory takes 1-3 µs, one from the disk 100 µs or more; between them, the line. */
-  static final long DISK_READ_NANOS = 30_000;
 
   static {
     RocksDB.loadLibrary();
@@ -67,9 +54,6 @@ public final class FingerprintStore implements AutoCloseable {
   private final WriteOptions writeOptions;
   private final WriteOptions syncWriteOptions;
   private final ReadOptions readOptions;
-  private final ExecutorService readers;
-  /** Recent reads' time a key, nanoseconds; a hint for {@link #containsAll}, so not exact under races. */
-  private volatile long nanosPerKeyAverage;
 
   /**
    * @param directory the store's folder; created if missing
@@ -106,8 +90,6 @@ public final class FingerprintStore implements AutoCloseable {
     writeOptions = new WriteOptions().setSync(syncWrites);
     syncWriteOptions = new WriteOptions().setSync(true);
     readOptions = new ReadOptions();
-    readers = Executors.newFixedThreadPool(PARALLEL_READS - 1,
-        Thread.ofPlatform().name("url-seen-read-", 1).daemon().factory());
     try {
       checkFormat(directory);
     } catch (IOException e) {
@@ -130,75 +112,20 @@ public final class FingerprintStore implements AutoCloseable {
     }
   }
 
-  /**
-   * For each fingerprint, whether the store holds it. One batched read (RocksDB multiGet) while
-   * reads are served from memory; once they wait on the disk, the batch is split over
-   * {@link #PARALLEL_READS} threads, since RocksDB's multiGet reads the blocks it misses one
-   * after the other and the disk serves several reads at once.
-   */
+  /** For each fingerprint, whether the store holds it; one batched read (RocksDB multiGet). */
   public boolean[] containsAll(List<UrlFingerprint> fingerprints) throws RocksDBException {
-    boolean[] found = new boolean[fingerprints.size()];
-    int chunks = readsGoToDisk() ? Math.min(PARALLEL_READS, fingerprints.size() / KEYS_PER_PARALLEL_READ) : 1;
-    if (chunks <= 1) {
-      long started = System.nanoTime();
-      read(fingerprints, 0, fingerprints.size(), found);
-      noteReadTime(System.nanoTime() - started, fingerprints.size());
-      return found;
-    }
-    long started = System.nanoTime();
-    int size = fingerprints.size();
-    List<Future<?>> others = new ArrayList<>(chunks - 1);
-    for (int c = 1; c < chunks; c++) {
-      int from = size * c / chunks;
-      int to = size * (c + 1) / chunks;
-      others.add(readers.submit(() -> {
-        read(fingerprints, from, to, found);
-        return null;
-      }));
-    }
-    read(fingerprints, 0, size / chunks, found);
-    for (Future<?> other : others) {
-      try {
-        other.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while reading the URL-seen store", e);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RocksDBException r) {
-          throw r;
-        }
-        throw new IllegalStateException("URL-seen store read failed: " + e.getCause(), e.getCause());
-      }
-    }
-    // Per key of one chunk: the time a key waited, as the single-read case measures it.
-    noteReadTime((System.nanoTime() - started) * chunks, size);
-    return found;
-  }
-
-  /** Reads fingerprints {@code from} (inclusive) to {@code to} into {@code found}: one multiGet. */
-  private void read(List<UrlFingerprint> fingerprints, int from, int to, boolean[] found) throws RocksDBException {
-    List<ColumnFamilyHandle> families = new ArrayList<>(to - from);
-    List<byte[]> keys = new ArrayList<>(to - from);
-    for (int i = from; i < to; i++) {
+    List<ColumnFamilyHandle> families = new ArrayList<>(fingerprints.size());
+    List<byte[]> keys = new ArrayList<>(fingerprints.size());
+    for (UrlFingerprint fp : fingerprints) {
       families.add(fingerprintFamily);
-      keys.add(fingerprints.get(i).toBytes());
+      keys.add(fp.toBytes());
     }
     List<byte[]> values = db.multiGetAsList(readOptions, families, keys);
-    for (int i = 0; i < values.size(); i++) {
-      found[from + i] = values.get(i) != null;
+    boolean[] found = new boolean[values.size()];
+    for (int i = 0; i < found.length; i++) {
+      found[i] = values.get(i) != null;
     }
-  }
-
-  /** Whether recent reads took disk time: an average above {@link #DISK_READ_NANOS} a key. */
-  boolean readsGoToDisk() {
-    return nanosPerKeyAverage > DISK_READ_NANOS;
-  }
-
-  /** Moves the average an eighth of the way towards this read's time a key (racy updates are harmless: a hint). */
-  void noteReadTime(long nanos, int keys) {
-    if (keys > 0) {
-      nanosPerKeyAverage += (nanos / keys - nanosPerKeyAverage) / 8;
-    }
+    return found;
   }
 
   public boolean contains(UrlFingerprint fingerprint) throws RocksDBException {
@@ -263,8 +190,6 @@ public final class FingerprintStore implements AutoCloseable {
 
   @Override
   public void close() {
-    // Reads run only inside a containsAll call, which waits for them; nothing is left running here.
-    readers.shutdownNow();
     readOptions.close();
     syncWriteOptions.close();
     writeOptions.close();
