@@ -13,6 +13,7 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -65,13 +66,24 @@ public final class FingerprintStore implements AutoCloseable {
     Files.createDirectories(directory);
     blockCache = new LRUCache(blockCacheBytes);
     sstFilter = new BloomFilter(10, false);
+    // Index and filters are cut into 4 KB partitions under a small top level kept in the cache:
+    // whole per-file blocks (megabytes for a 64 MB file of 16-byte keys) pushed each other out
+    // of a 64 MB cache at 10^8 URLs, and every cold read copied one in again (12 k links/s in
+    // SeenThroughput). The last level, 90% of the keys, gets no filter: VERIFY reads keys the
+    // Bloom filter called "maybe", nearly all present, and a filter only saves reads of absent
+    // keys (RocksDB's optimize_filters_for_hits).
     columnOptions = new ColumnFamilyOptions()
         .setTableFormatConfig(new BlockBasedTableConfig()
             .setBlockCache(blockCache)
             .setFilterPolicy(sstFilter)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setPartitionFilters(true)
+            .setMetadataBlockSize(4096)
             .setCacheIndexAndFilterBlocks(true)
+            .setCacheIndexAndFilterBlocksWithHighPriority(true)
+            .setPinTopLevelIndexAndFilter(true)
             .setPinL0FilterAndIndexBlocksInCache(true))
-        // Keys are random: most lookups of new URLs stop at the SST filters.
+        .setOptimizeFiltersForHits(true)
         .setLevelCompactionDynamicLevelBytes(true);
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2).setMaxOpenFiles(512).setKeepLogFileNum(3);
