@@ -30,6 +30,17 @@ class FrontierTest {
     return entries;
   }
 
+  /** Offers {@code perHost} URLs to each of hosts h0.com .. h{hosts-1}.com; returns the URLs offered. */
+  static List<String> offerToHosts(Frontier f, int hosts, int perHost) {
+    List<String> offered = new ArrayList<>();
+    for (int h = 0; h < hosts; h++) {
+      List<FrontierEntry> batch = urls("h" + h + ".com", 0, perHost);
+      f.offer(batch);
+      batch.forEach(e -> offered.add(e.url()));
+    }
+    return offered;
+  }
+
   static Lease take(Frontier f) throws InterruptedException {
     Optional<Lease> lease = f.next(Duration.ZERO);
     assertThat(lease).as("a lease").isPresent();
@@ -310,13 +321,8 @@ class FrontierTest {
   @Test
   void hostWithManyUrlsAndManyHostsAreServedFromAWorkingSetSmallerThanTheHosts() throws Exception {
     FrontierOptions small = options().toBuilder().workingSetHosts(3).build();
-    List<String> offered = new ArrayList<>();
     try (Frontier f = Frontier.open(dir, small)) {
-      for (int h = 0; h < 20; h++) {
-        List<FrontierEntry> batch = urls("h" + h + ".com", 0, 5);
-        f.offer(batch);
-        batch.forEach(e -> offered.add(e.url()));
-      }
+      List<String> offered = offerToHosts(f, 20, 5);
       assertThat(f.stats().hosts()).isEqualTo(20);
       assertThat(f.invariantsHold()).isTrue();
       List<String> drained = drain(f);
@@ -332,14 +338,9 @@ class FrontierTest {
     // so each lease is of a host read in by a refill, as in a crawl of more hosts than fit.
     FrontierOptions small = options().toBuilder().workingSetHosts(50).build();
     int hosts = 200;
-    List<String> offered = new ArrayList<>();
     List<String> drained = new ArrayList<>();
     try (Frontier f = Frontier.open(dir, small)) {
-      for (int h = 0; h < hosts; h++) {
-        List<FrontierEntry> batch = urls("h" + h + ".com", 0, 3);
-        f.offer(batch);
-        batch.forEach(e -> offered.add(e.url()));
-      }
+      List<String> offered = offerToHosts(f, hosts, 3);
       long iteratorsBefore = f.storeIterators();
       for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
         drained.add(l.get().url());
@@ -365,15 +366,10 @@ class FrontierTest {
     FrontierOptions small = options().toBuilder().workingSetHosts(50).build();
     FrontierOptions noKeeping = small.toBuilder().readAheadBytes(0).build();
     for (FrontierOptions options : List.of(small, noKeeping)) {
-      List<String> offered = new ArrayList<>();
       List<String> drained = new ArrayList<>();
       Path store = dir.resolve("keep-" + options.readAheadBytes());
       try (Frontier f = Frontier.open(store, options)) {
-        for (int h = 0; h < hosts; h++) {
-          List<FrontierEntry> batch = urls("h" + h + ".com", 0, perHost);
-          f.offer(batch);
-          batch.forEach(e -> offered.add(e.url()));
-        }
+        List<String> offered = offerToHosts(f, hosts, perHost);
         long seeksBefore = f.storeSeeks();
         for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
           drained.add(l.get().url());
