@@ -45,12 +45,10 @@ public final class CrawlStats {
     }
   }
 
-  /** One discovered URL (outlink, redirect target, sitemap URL, seed) and what happened to it. */
-  public void link(LinkVerdict verdict) {
-    links[verdict.ordinal()].increment();
-  }
-
-  /** {@code count} discovered URLs with one verdict (a page's links, counted by the page). */
+  /**
+   * {@code count} discovered URLs (outlinks, redirect targets, sitemap URLs, seeds) with one
+   * verdict; counted a page at a time, since one shared increment a link showed in profiles.
+   */
   public void links(LinkVerdict verdict, long count) {
     links[verdict.ordinal()].add(count);
   }

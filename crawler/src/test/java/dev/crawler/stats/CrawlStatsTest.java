@@ -23,7 +23,7 @@ class CrawlStatsTest {
             case 2 -> stats.page(CrawlOutcome.FETCHED, 404, 10);
             default -> stats.page(CrawlOutcome.TIMEOUT, 0, 0);
           }
-          stats.link(i % 2 == 0 ? LinkVerdict.NEW : LinkVerdict.DUPLICATE);
+          stats.links(i % 2 == 0 ? LinkVerdict.NEW : LinkVerdict.DUPLICATE, 1);
           if (i % 100 == 0) {
             stats.robotsFetch();
           }
@@ -64,7 +64,7 @@ class CrawlStatsTest {
   void aResumedCrawlContinuesItsTotalsAndASecondRestoreReplacesTheFirst() {
     CrawlStats before = new CrawlStats();
     before.page(CrawlOutcome.FETCHED, 200, 1000);
-    before.link(LinkVerdict.NEW);
+    before.links(LinkVerdict.NEW, 1);
     before.robotsFetch();
     StatsSnapshot saved = before.snapshot();
 
