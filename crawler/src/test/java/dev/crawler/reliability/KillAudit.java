@@ -90,6 +90,25 @@ final class KillAudit {
     return urls;
   }
 
+  /**
+   * URLs requested on both sides of the kill that no batch in flight at it explains: each was
+   * held by a worker when the process died, so there are at most as many as workers. A URL found
+   * on a page leased at the kill is left out even if it was leased too: its queued copy may have
+   * been fetched before the kill (the window between queueing and recording it as seen), and
+   * then requested again after it without any lease being involved.
+   */
+  Set<String> heldAt(Kill kill) {
+    Set<String> leased = leasedAt(kill);
+    Set<String> held = new LinkedHashSet<>();
+    for (String url : leased) {
+      boolean foundOnLeasedPage = settled.getOrDefault(url, List.of()).stream().anyMatch(e -> leased.contains(e.via()));
+      if (!foundOnLeasedPage) {
+        held.add(url);
+      }
+    }
+    return held;
+  }
+
   Set<String> leasedAtAnyKill() {
     if (leasedAtAnyKill == null) {
       Set<String> urls = new LinkedHashSet<>();
@@ -146,6 +165,22 @@ final class KillAudit {
   /** Every URL with a crawl-log line (robots.txt left out). */
   Set<String> settledUrls() {
     return settled.keySet();
+  }
+
+  /** A URL's requests (run, status, start and end relative to the kills) and crawl-log lines, for a failure message. */
+  String explain(String url) {
+    StringBuilder text = new StringBuilder(url);
+    for (RequestLog.Request r : byUrl.getOrDefault(url, List.of())) {
+      text.append("\n    request in run ").append(run(r)).append(": status ").append(r.status());
+      for (Kill kill : kills) {
+        text.append(String.format("; kill %d at %+.1f/%+.1f ms", kill.number(),
+            (r.startNanos() - kill.atNanos()) / 1e6, (r.endNanos() - kill.atNanos()) / 1e6));
+      }
+    }
+    for (CrawlLogEntry e : settled.getOrDefault(url, List.of())) {
+      text.append("\n    crawl log: ").append(e.format());
+    }
+    return text.toString();
   }
 
   List<Kill> kills() {
