@@ -488,6 +488,18 @@ public final class UrlSeenService implements AutoCloseable {
   }
 
   /**
+   * Bytes (roughly) the exact store's background compactions still have to rewrite; 0 once it
+   * has settled. A bulk load leaves a backlog that slows reads until it is worked off.
+   */
+  public long storeCompactionBacklog() {
+    try {
+      return store.compactionBacklog();
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  /**
    * Saves the filters, marks them clean and closes the store. Callers stop marking
    * first; a close during a markSeenAll call is a programmer error.
    */

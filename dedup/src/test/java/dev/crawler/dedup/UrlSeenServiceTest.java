@@ -99,6 +99,15 @@ class UrlSeenServiceTest {
   }
 
   @Test
+  void aStoreWithNothingToCompactReportsNoBacklog() throws IOException {
+    try (UrlSeenService seen = UrlSeenService.open(options(1_000).build())) {
+      seen.markSeenAll(List.of(UrlFingerprint.of("https://example.org/a")));
+      // -1 would mean RocksDB refused one of the properties read.
+      assertThat(seen.storeCompactionBacklog()).isZero();
+    }
+  }
+
+  @Test
   void anOverfullFilterWarnsAtEachFurtherQuarterAndOnceWhenFull() throws IOException {
     ch.qos.logback.classic.Logger logger =
         (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(UrlSeenService.class);

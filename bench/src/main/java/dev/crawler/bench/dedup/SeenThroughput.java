@@ -29,6 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * to run ({@code accept}, {@code verify}; both by default). The service's memory knobs, for
  * trying sizes: {@code -Drecent-urls=N} (the recent-URL memory, 8 bytes a URL) and
  * {@code -Dstore-cache-mb=N} (RocksDB's block cache); the service's defaults otherwise.
+ *
+ * <p>{@code -Dbench.dir=DIR} keeps the store in {@code DIR/<policy>} instead of a temporary
+ * folder, and a later run with the same preload reuses it instead of preloading again (10^8
+ * URLs take about 7 minutes); new links then continue after the last run's.
+ * {@code -Dbench.settle=true} waits, before the stream, until the store's compactions have
+ * caught up with the preload (see {@code settle}).
  */
 public final class SeenThroughput {
   private static final int PAGE = 50;
@@ -45,7 +51,10 @@ public final class SeenThroughput {
 
     System.out.printf("normalize only: %,.0f URLs/s (1 thread)%n", normalizeRate(normalizer, 2_000_000));
     for (FalsePositivePolicy policy : policies) {
-      Path dir = Files.createTempDirectory("seen-bench");
+      String keptDir = System.getProperty("bench.dir");
+      Path dir = keptDir == null ? Files.createTempDirectory("seen-bench")
+          : Files.createDirectories(Path.of(keptDir, policy.name().toLowerCase(java.util.Locale.ROOT)));
+      PreloadMark mark = PreloadMark.read(dir, preload);
       UrlSeenService.Builder builder = UrlSeenService.Options.builder(dir).expectedUrls(
           (long) ((preload + stream) * 1.2)).policy(policy);
       if (System.getProperty("recent-urls") != null) {
@@ -60,22 +69,35 @@ public final class SeenThroughput {
       try (UrlSeenService seen = UrlSeenService.open(options)) {
         long started = System.nanoTime();
         AtomicLong nextId = new AtomicLong();
-        run(threads, () -> {
-          List<UrlFingerprint> batch = new ArrayList<>(1000);
-          for (long id; (id = nextId.getAndAdd(1000)) < preload; ) {
-            batch.clear();
-            for (long i = id; i < Math.min(id + 1000, preload); i++) {
-              batch.add(UrlFingerprint.of(url(i)));
+        if (!mark.done()) {
+          run(threads, () -> {
+            List<UrlFingerprint> batch = new ArrayList<>(1000);
+            for (long id; (id = nextId.getAndAdd(1000)) < preload; ) {
+              batch.clear();
+              for (long i = id; i < Math.min(id + 1000, preload); i++) {
+                batch.add(UrlFingerprint.of(url(i)));
+              }
+              seen.markSeenAll(batch);
             }
-            seen.markSeenAll(batch);
-          }
-        });
+          });
+        }
         double loadSeconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf("%s: preloaded %,d URLs in %.1f s (%,.0f/s), store %,d MB on disk%n", policy, preload,
-            loadSeconds, preload / loadSeconds, seen.storeDiskBytes() >> 20);
+        if (mark.done()) {
+          System.out.printf("%s: reused the store of %,d preloaded URLs in %s, %,d MB on disk%n", policy, preload, dir,
+              seen.storeDiskBytes() >> 20);
+        } else {
+          System.out.printf("%s: preloaded %,d URLs in %.1f s (%,.0f/s), store %,d MB on disk%n", policy, preload,
+              loadSeconds, preload / loadSeconds, seen.storeDiskBytes() >> 20);
+        }
+
+        if (Boolean.getBoolean("bench.settle")) {
+          settle(seen, policy);
+        }
+        System.out.printf("%s: store compaction backlog at the start of the stream: %,d MB%n", policy,
+            seen.storeCompactionBacklog() >> 20);
 
         UrlSeenStats before = seen.stats();
-        AtomicLong nextNew = new AtomicLong(preload);
+        AtomicLong nextNew = new AtomicLong(mark.nextNewId());
         AtomicLong streamed = new AtomicLong();
         long t0 = System.nanoTime();
         run(threads, () -> {
@@ -108,9 +130,51 @@ public final class SeenThroughput {
             after.newUrls() - before.newUrls(), after.recentHits() - before.recentHits(),
             after.storeReads() - before.storeReads(), after.caughtFalsePositives() - before.caughtFalsePositives(),
             after.estimatedSkips() - before.estimatedSkips());
+        if (keptDir != null) {
+          PreloadMark.write(dir, preload, nextNew.get());
+        }
       }
-      deleteTree(dir);
+      if (keptDir == null) {
+        deleteTree(dir);
+      }
     }
+  }
+
+  /** What a kept store holds: URLs 0 to preload - 1, and new links up to (not including) nextNewId. */
+  private record PreloadMark(boolean done, long nextNewId) {
+    private static final String FILE = "bench-preloaded";
+
+    static PreloadMark read(Path dir, long preload) throws java.io.IOException {
+      Path file = dir.resolve(FILE);
+      if (Files.exists(file)) {
+        String[] fields = Files.readString(file).trim().split(" ");
+        if (Long.parseLong(fields[0]) != preload) {
+          throw new IllegalArgumentException(dir + " holds a store of " + fields[0] + " preloaded URLs, not " + preload
+              + "; give another -Dbench.dir");
+        }
+        return new PreloadMark(true, Long.parseLong(fields[1]));
+      }
+      return new PreloadMark(false, preload);
+    }
+
+    static void write(Path dir, long preload, long nextNewId) throws java.io.IOException {
+      Files.writeString(dir.resolve(FILE), preload + " " + nextNewId + "\n");
+    }
+  }
+
+  /**
+   * Waits until the store's compactions have worked off what the preload left: a preload of 10^8
+   * URLs writes far faster than a crawl does, and the compactions it leaves behind take the CPU
+   * the stream would use.
+   */
+  private static void settle(UrlSeenService seen, FalsePositivePolicy policy) throws InterruptedException {
+    long t0 = System.nanoTime();
+    long backlog = seen.storeCompactionBacklog();
+    System.out.printf("%s: settling: compaction backlog %,d MB%n", policy, backlog >> 20);
+    while (seen.storeCompactionBacklog() > 0 && System.nanoTime() - t0 < 1_800_000_000_000L) {
+      Thread.sleep(1_000);
+    }
+    System.out.printf("%s: settled in %.0f s%n", policy, (System.nanoTime() - t0) / 1e9);
   }
 
   /** The normalized form of URL {@code id}. */

@@ -176,6 +176,17 @@ public final class FingerprintStore implements AutoCloseable {
     return db.getLongProperty(fingerprintFamily, "rocksdb.estimate-num-keys");
   }
 
+  /**
+   * Work the store's background compactions have yet to do: bytes RocksDB estimates it must
+   * compact, plus one for each compaction running or memtable flush pending. Zero once the store
+   * has settled after a burst of writes.
+   */
+  public long compactionBacklog() throws RocksDBException {
+    return db.getLongProperty(fingerprintFamily, "rocksdb.estimate-pending-compaction-bytes")
+        + db.getLongProperty(fingerprintFamily, "rocksdb.num-running-compactions")
+        + db.getLongProperty(fingerprintFamily, "rocksdb.mem-table-flush-pending");
+  }
+
   /** Bytes the store's files take on disk. */
   public long diskBytes() throws RocksDBException {
     return db.getLongProperty(fingerprintFamily, "rocksdb.total-sst-files-size")
