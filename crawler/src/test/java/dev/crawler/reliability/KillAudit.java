@@ -101,8 +101,7 @@ final class KillAudit {
     Set<String> leased = leasedAt(kill);
     Set<String> held = new LinkedHashSet<>();
     for (String url : leased) {
-      boolean foundOnLeasedPage = settled.getOrDefault(url, List.of()).stream().anyMatch(e -> leased.contains(e.via()));
-      if (!foundOnLeasedPage) {
+      if (!foundOnOneOf(url, leased)) {
         held.add(url);
       }
     }
@@ -158,8 +157,12 @@ final class KillAudit {
 
   /** URLs found on a page leased at a kill (crawl-log via): their batch was in flight when the process died. */
   boolean foundOnPageLeasedAtAKill(String url) {
-    Set<String> leased = leasedAtAnyKill();
-    return settled.getOrDefault(url, List.of()).stream().anyMatch(e -> leased.contains(e.via()));
+    return foundOnOneOf(url, leasedAtAnyKill());
+  }
+
+  /** Whether a crawl-log line of {@code url} names one of {@code pages} as the page it was found on. */
+  private boolean foundOnOneOf(String url, Set<String> pages) {
+    return settled.getOrDefault(url, List.of()).stream().anyMatch(e -> pages.contains(e.via()));
   }
 
   /** Every URL with a crawl-log line (robots.txt left out). */
