@@ -45,13 +45,15 @@ final class RecordEncoder {
       "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/";
 
   /**
-   * Deflate level of the gzip members when none is given. jwarc's own GZIP mode deflates at 9.
-   * Measured on the demo site's records (20 KB blocks, one core): level 9 26 MB/s, level 6
-   * 31 MB/s, both 31% of the input; level 1 67 MB/s at 35%. 6 is gzip's default and what most
-   * WARC writers use; at 1,000 pages/s of 19 KB, compression alone takes about 0.6 of a core at
-   * level 6, 0.3 at level 1 (output.warc-compression-level).
+   * Deflate level of the gzip members when none is given (output.warc-compression-level).
+   * jwarc's own GZIP mode deflates at 9; 6 is gzip's default and what most WARC writers use.
+   * Measured on 553 demo pages (19 KB bodies, one core, JDK zlib): level 1 130 MB/s at 33.6%
+   * of the input, 3 106 MB/s at 31.9%, 6 61 MB/s at 29.9%. Level 3 is the last of zlib's fast
+   * levels (no lazy matching; longer match chains than 1 and 2); in the crawl bench it took 10% less of the
+   * crawler's CPU a page than 6 (1.64 against 1.82 ms) for WARC files 6% larger, and level 1
+   * saved nothing more for files 11% larger (crawler/README.md, "WARC level").
    */
-  static final int DEFAULT_GZIP_LEVEL = 6;
+  static final int DEFAULT_GZIP_LEVEL = 3;
 
   private final OpenBuffer plain = new OpenBuffer(64 * 1024);
   private final OpenBuffer out = new OpenBuffer(32 * 1024);

@@ -7,6 +7,7 @@ import dev.crawler.config.CrawlConfig;
 import dev.crawler.parse.PageParser;
 import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import okhttp3.Response;
  * figures go in crawler/README.md.
  *
  * <p>Arguments (all optional, in order): hosts (500), pages per host (100), workers (64),
- * seen policy (verify), warc (true), parse threads (2), WARC gzip level (6), and {@code site-process} to
+ * seen policy (verify), warc (true), parse threads (2), WARC gzip level (3), and {@code site-process} to
  * serve the site from a child JVM (by default it runs in this process, and its CPU and memory
  * are in the figures too).
  */
@@ -41,7 +42,7 @@ public final class CrawlBench {
     String policy = args.length > 3 ? args[3] : "verify";
     boolean warc = args.length <= 4 || Boolean.parseBoolean(args[4]);
     int parseThreads = args.length > 5 ? Integer.parseInt(args[5]) : 2;
-    int gzipLevel = args.length > 6 ? Integer.parseInt(args[6]) : 6;
+    int gzipLevel = args.length > 6 ? Integer.parseInt(args[6]) : 3;
     boolean siteProcess = args.length > 7 && args[7].equals("site-process");
     // fetch.max-connections; the config's default (256) unless -Dbench.max-connections says otherwise.
     int maxConnections = Integer.getInteger("bench.max-connections", 256);
@@ -87,6 +88,11 @@ public final class CrawlBench {
               + " %,d pages in %.1f s = %.0f pages/s; CPU %.1f s (%.2f cores); peak RSS %d MB%n", hosts, pages, workers,
           policy, warc, gzipLevel, siteProcess ? "in its own process" : "in this process", reason, fetched, seconds,
           crawlRate, cpuSeconds, cpuSeconds / seconds, peakRssMegabytes());
+      if (warc) {
+        // What the gzip level costs on disk, beside what it costs in CPU.
+        long warcBytes = warcBytes(dir.resolve("crawl"));
+        System.out.printf(Locale.ROOT, "warc: %,d MB, %.1f KB a fetch%n", warcBytes >> 20, warcBytes / 1024.0 / fetched);
+      }
       if (siteProcess) {
         // The crawler's own CPU a page, and the rate 2 cores would give the crawler alone.
         double msPerPage = 1000 * cpuSeconds / fetched;
@@ -106,6 +112,16 @@ public final class CrawlBench {
       } else {
         System.out.println("kept: " + dir);
       }
+    }
+  }
+
+  private static long warcBytes(Path crawlDir) throws IOException {
+    try (var files = Files.walk(crawlDir)) {
+      long total = 0;
+      for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".warc.gz"))::iterator) {
+        total += Files.size(file);
+      }
+      return total;
     }
   }
 

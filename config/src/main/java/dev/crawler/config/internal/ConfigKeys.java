@@ -199,7 +199,7 @@ public final class ConfigKeys {
   public static final ConfigKey<DataSize> OUTPUT_WARC_MAX_FILE = ConfigKey.of("output.warc-max-file-size",
       size(DataSize.ofMegabytes(1)), "1GB", "A WARC file is closed and a new one started past this size.");
   public static final ConfigKey<Integer> OUTPUT_WARC_COMPRESSION = ConfigKey.of("output.warc-compression-level",
-      integer(1, 9), "6", "Gzip level of the WARC records: 1 takes about half the CPU of 6 for files about 13% larger.");
+      integer(1, 9), "3", "Gzip level of the WARC records: 3 takes 40% less CPU than 6 for files about 6% larger; 9 is smallest.");
   public static final ConfigKey<Boolean> OUTPUT_CRAWL_LOG = ConfigKey.of("output.crawl-log", bool(), "true",
       "Write one line per fetch to crawl.log.");
 
