@@ -9,11 +9,9 @@ import java.nio.charset.Charset;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import okhttp3.Call;
-import okhttp3.ConnectionPool;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -26,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * GETs one URL and says what happened, as a {@link FetchResult}: never an exception for
- * anything a server or the network does. One OkHttp client is shared by every call; the
- * fetcher is thread-safe and meant to be called from many virtual threads at once.
+ * anything a server or the network does. One OkHttp configuration and dispatcher serve every
+ * call, with a connection pool per shard of hosts ({@link PooledClients}); the fetcher is
+ * thread-safe and meant to be called from many virtual threads at once.
  *
  * <p>The crawl, not OkHttp, follows redirects (each target goes back through scope and
  * URL-seen), so a 3xx is a response whose {@link FetchResult#location()} is resolved against
@@ -50,22 +49,21 @@ public final class Fetcher implements AutoCloseable {
 
   private final FetcherOptions options;
   private final ContentTypeFilter acceptedTypes;
-  private final OkHttpClient client;
+  private final PooledClients clients;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public Fetcher(FetcherOptions options) {
     this.options = options;
     this.acceptedTypes = new ContentTypeFilter(options.acceptedContentTypes());
-    this.client = new OkHttpClient.Builder()
+    this.clients = new PooledClients(new OkHttpClient.Builder()
         .followRedirects(false)
         .followSslRedirects(false)
         .connectTimeout(options.connectTimeout())
         .readTimeout(options.readTimeout())
         .writeTimeout(options.readTimeout())
         .callTimeout(options.totalTimeout())
-        .connectionPool(new ConnectionPool(options.maxIdleConnections(), 5, TimeUnit.MINUTES))
-        .dns(options.allowPrivateAddresses() ? options.dns() : new PublicOnlyDns(options.dns()))
-        .build();
+        .dns(options.allowPrivateAddresses() ? options.dns() : new PublicOnlyDns(options.dns())),
+        options.maxIdleConnections());
   }
 
   /** A GET of {@code url}, reading the body if its type is accepted, up to the content cap. */
@@ -86,15 +84,13 @@ public final class Fetcher implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      client.dispatcher().executorService().shutdown();
-      client.connectionPool().evictAll();
+      clients.close();
     }
   }
 
   /** Connections handed to a call and not given back: zero when no fetch is running and none leaked. */
   int connectionsInUse() {
-    ConnectionPool pool = client.connectionPool();
-    return pool.connectionCount() - pool.idleConnectionCount();
+    return clients.connectionsInUse();
   }
 
   // The stages of one fetch, in order: parse the URL, refuse private literals, send, read the
@@ -119,7 +115,7 @@ public final class Fetcher implements AutoCloseable {
         // Asking for gzip ourselves turns off OkHttp's transparent decompression; see BodyReader.
         .header("Accept-Encoding", "gzip")
         .build();
-    Call call = client.newCall(request);
+    Call call = clients.forHost(httpUrl.host()).newCall(request);
     ExchangeTrace trace = new ExchangeTrace();
     call.addEventListener(trace);
     exchange.trace = trace;
