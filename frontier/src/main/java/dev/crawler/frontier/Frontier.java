@@ -4,19 +4,16 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.crawler.frontier.PartitionGroup.HostRef;
 import dev.crawler.frontier.internal.FrontierStore;
-import dev.crawler.frontier.internal.GroupCommit;
 import dev.crawler.frontier.internal.HostKeys;
-import dev.crawler.frontier.internal.HostQueue;
 import dev.crawler.frontier.internal.HostSchedule;
 import dev.crawler.frontier.internal.HostState;
 import dev.crawler.frontier.internal.PartitionCounters;
 import dev.crawler.frontier.internal.Politeness;
 import dev.crawler.frontier.internal.QueuedUrl;
-import dev.crawler.frontier.internal.ScheduleKey;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,10 +21,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * Every URL waiting to be fetched, in per-host queues on disk, and the politeness schedule
@@ -56,48 +55,67 @@ import java.util.concurrent.locks.ReentrantLock;
  *       keys, and URLs read ahead for hosts out of memory within
  *       {@link FrontierOptions#readAheadBytes()}; never all hosts or all URLs.
  * </ul>
- * Thread-safe. One lock guards the scheduling state; every change is staged under it, so batches
- * reach RocksDB in the order they were decided, and written outside it, several threads' at once
- * (group commit, see {@code GroupCommit}); {@link #offer} encodes its entries
- * before taking it.
+ * Thread-safe. The partitions are split into groups ({@link FrontierOptions#partitions()} up to
+ * {@link #MAX_GROUPS}), each with its own lock, schedule, working set and group commit
+ * ({@link PartitionGroup}), so threads working on different groups do not wait for each other.
+ * Within a group every change is staged under its lock, so batches reach RocksDB in the order
+ * they were decided, and written outside it, several threads' at once (group commit, see
+ * {@code GroupCommit}); {@link #offer} encodes its entries before taking any lock. Within a
+ * group the host allowed earliest goes first; across groups {@link #next} looks at each in turn,
+ * starting from a different one each call, so the order across groups is approximate. An offer
+ * that spans groups is atomic per group.
  */
 public final class Frontier implements AutoCloseable {
+  /**
+   * Locks at most: a group per lock. More groups than cores buy little; a group per partition
+   * would give a cluster's 65,536 partitions a schedule each.
+   */
+  static final int MAX_GROUPS = 16;
+
   private final InstantSource clock;
   private final FrontierStore store;
-  private final Politeness politeness;
-  private final HostSchedule schedule;
   private final int partitions;
-  private final PartitionCounters[] counters;
-  private static final byte[] SCHEDULE_VALUE = {ScheduleKey.VALUE_VERSION};
-  private final ReentrantLock lock = new ReentrantLock();
-  /** Signalled when a host may have become ready. */
-  private final Condition hostReady = lock.newCondition();
-  private long lastSeq;
-  private long leased;
-  private boolean closed;
-  /** Set by whichever thread meets a failed write; with the lock or without (awaitWritten). */
+  private final PartitionGroup[] groups;
+  /** Where the next call of {@link #next} starts looking, so every group is looked at first in turn. */
+  private final AtomicInteger nextGroup = new AtomicInteger();
+  /** Guards close against the store reads that no group lock covers (properties, flush). */
+  private final ReentrantLock closeLock = new ReentrantLock();
+  private volatile boolean closed;
+  /** Set by whichever thread meets a failed write; with a lock or without (awaitWritten). */
   private volatile RuntimeException failure;
+
+  // Waiting in next(): a thread that found no ready host waits here, and every change that may
+  // make a host ready bumps workVersion and wakes a waiter. A waiter counts itself in waiters
+  // before it reads workVersion, and a changer bumps workVersion before it reads waiters, so a
+  // change between a waiter's look at the groups and its wait is never missed.
+  private final ReentrantLock waitLock = new ReentrantLock();
+  private final Condition workMayBeReady = waitLock.newCondition();
+  private final AtomicLong workVersion = new AtomicLong();
+  private volatile int waiters;
 
   private Frontier(Path dir, FrontierOptions options) {
     this.clock = options.clock();
     this.partitions = options.partitions();
     this.store = FrontierStore.open(dir, options.sync() == SyncPolicy.FSYNC, options.blockCacheBytes(),
         options.memtableBytes(), partitions);
+    int groupCount = Math.min(partitions, MAX_GROUPS);
+    this.groups = new PartitionGroup[groupCount];
     try {
-      this.politeness = new Politeness(options, new SplittableRandom());
-      this.schedule = new HostSchedule(store, politeness, partitions, options.workingSetHosts(),
-          options.knownHostsCache(), options.readAheadBytes());
-      this.counters = new PartitionCounters[partitions];
+      PartitionCounters[] counters = new PartitionCounters[partitions];
+      long[] lastSeq = {0};
       store.scan(store.counters, new byte[0], new byte[] {(byte) 0xFF}, (k, v) -> {
         PartitionCounters c = PartitionCounters.decode(k, v);
         checkState(c.partition < partitions, "counters of partition %s in a store of %s partitions", c.partition,
             partitions);
         counters[c.partition] = c;
-        lastSeq = Math.max(lastSeq, c.lastSeq);
+        lastSeq[0] = Math.max(lastSeq[0], c.lastSeq);
         return true;
       });
+      for (int g = 0; g < groupCount; g++) {
+        groups[g] = new PartitionGroup(this, store.viewWithOwnCommits(), options, g, groupCount, counters, lastSeq[0]);
+      }
     } catch (RuntimeException e) {
-      store.close();
+      closeGroupsAndStore();
       throw e;
     }
     // Leases do not survive a restart: nothing is in flight, and every URL leased before is
@@ -120,103 +138,62 @@ public final class Frontier implements AutoCloseable {
     if (entries.isEmpty()) {
       return;
     }
-    // Outside the lock: everything that does not depend on the frontier's state.
+    // Outside any lock: everything that does not depend on the frontier's state.
     int n = entries.size();
     Map<String, HostRef> batchHosts = new LinkedHashMap<>();
     HostRef[] refs = new HostRef[n];
     int[] priorities = new int[n];
     byte[][] values = new byte[n][];
+    int[] perGroup = new int[groups.length];
     int i = 0;
     for (FrontierEntry e : entries) {
       checkNotNull(e, "entry %s of the batch is null", i);
       refs[i] = batchHosts.computeIfAbsent(e.hostKey(), this::hostRef);
       priorities[i] = e.priority();
       values[i] = QueuedUrl.value(e.url(), e.depth(), e.redirectHops(), e.via());
+      perGroup[groupOf(refs[i].partition)]++;
       i++;
     }
-    long ticket;
-    lock.lock();
-    try {
-      checkUsable();
-      byte[][] keys = new byte[n][];
-      long seq = lastSeq;
-      for (i = 0; i < n; i++) {
-        keys[i] = QueuedUrl.key(refs[i].partition, refs[i].utf8, priorities[i], ++seq);
-      }
-      // A host not known to be active needs its state read: new, idle, or active on disk.
-      List<HostRef> unknown = new ArrayList<>();
-      for (HostRef ref : batchHosts.values()) {
-        if (!schedule.knownActive(ref.hostKey)) {
-          unknown.add(ref);
+    long[] tickets = new long[groups.length];
+    if (groups.length == 1) {
+      tickets[0] = groups[0].offer(refs, priorities, values, batchHosts.values());
+    } else {
+      for (int g = 0; g < groups.length; g++) {
+        if (perGroup[g] > 0) {
+          tickets[g] = offerToGroup(g, perGroup[g], refs, priorities, values, batchHosts.values());
         }
       }
-      List<byte[]> stateKeys = new ArrayList<>(unknown.size());
-      for (HostRef ref : unknown) {
-        stateKeys.add(HostState.key(ref.partition, ref.utf8));
-      }
-      List<byte[]> stored = store.multiGet(store.hosts, stateKeys);
-      long now = now();
-      List<Activation> activations = new ArrayList<>();
-      for (int u = 0; u < unknown.size(); u++) {
-        HostRef ref = unknown.get(u);
-        HostState state = stored.get(u) == null ? HostState.NEW : HostState.decode(stored.get(u));
-        if (state.active()) {
-          schedule.rememberActive(ref.hostKey, ref.utf8, ref.partition, state);
-          continue;
-        }
-        // An idle host keeps the time its last fetch allowed: coming back does not skip its delay.
-        long at = Math.max(now, state.nextAllowedMillis());
-        HostState active = state.withActive(true, at);
-        byte[] scheduleKey = ScheduleKey.encode(ref.partition, at, ref.utf8);
-        activations.add(new Activation(ref, stateKeys.get(u), active, scheduleKey));
-      }
-      boolean[] touched = new boolean[partitions];
-      for (i = 0; i < n; i++) {
-        counters(refs[i].partition).queued++;
-        touched[refs[i].partition] = true;
-      }
-      for (Activation a : activations) {
-        counters(a.ref.partition).hosts++;
-      }
-      lastSeq = seq;
-      List<byte[]> counterKeys = new ArrayList<>(1);
-      List<byte[]> counterValues = new ArrayList<>(1);
-      for (int p = 0; p < partitions; p++) {
-        if (touched[p]) {
-          counters[p].lastSeq = lastSeq;
-          counterKeys.add(counters[p].key());
-          counterValues.add(counters[p].encode());
-        }
-      }
-      ticket = stage(batch -> {
-        for (int k = 0; k < n; k++) {
-          batch.put(store.queue, keys[k], values[k]);
-        }
-        for (Activation a : activations) {
-          batch.put(store.hosts, a.stateKey, a.state.encode());
-          batch.put(store.schedule, a.scheduleKey, SCHEDULE_VALUE);
-        }
-        for (int k = 0; k < counterKeys.size(); k++) {
-          batch.put(store.counters, counterKeys.get(k), counterValues.get(k));
-        }
-      });
-
-      // Hosts handed out from here on read their queues from disk, after the staged batch is
-      // written (FrontierStore flushes what is staged before every read).
-      for (i = 0; i < n; i++) {
-        if (!refs[i].activatedNow) {
-          schedule.offered(refs[i].hostKey, keys[i]);
-        }
-      }
-      for (Activation a : activations) {
-        a.ref.activatedNow = true;
-        schedule.activated(a.ref.hostKey, a.ref.utf8, a.ref.partition, a.state, a.scheduleKey);
-      }
-      hostReady.signalAll();
-    } finally {
-      lock.unlock();
     }
-    awaitWritten(ticket);
+    workChanged(true);
+    for (int g = 0; g < groups.length; g++) {
+      if (tickets[g] != 0) {
+        groups[g].awaitWritten(tickets[g]);
+      }
+    }
+  }
+
+  /** The entries of one group, in their order in the batch. */
+  private long offerToGroup(int g, int count, HostRef[] refs, int[] priorities, byte[][] values,
+      Collection<HostRef> batchHosts) {
+    HostRef[] groupRefs = new HostRef[count];
+    int[] groupPriorities = new int[count];
+    byte[][] groupValues = new byte[count][];
+    int k = 0;
+    for (int i = 0; i < refs.length; i++) {
+      if (groupOf(refs[i].partition) == g) {
+        groupRefs[k] = refs[i];
+        groupPriorities[k] = priorities[i];
+        groupValues[k] = values[i];
+        k++;
+      }
+    }
+    List<HostRef> groupHosts = new ArrayList<>();
+    for (HostRef ref : batchHosts) {
+      if (groupOf(ref.partition) == g) {
+        groupHosts.add(ref);
+      }
+    }
+    return groups[g].offer(groupRefs, groupPriorities, groupValues, groupHosts);
   }
 
   /**
@@ -227,74 +204,65 @@ public final class Frontier implements AutoCloseable {
   public Optional<Lease> next(Duration timeout) throws InterruptedException {
     checkNotNull(timeout, "timeout");
     checkArgument(!timeout.isNegative(), "timeout (%s) must be >= 0", timeout);
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
     long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
-    lock.lockInterruptibly();
-    try {
-      while (true) {
-        if (closed) {
-          return Optional.empty();
+    long[] groupEarliest = new long[1];
+    while (true) {
+      if (closed) {
+        return Optional.empty();
+      }
+      checkUsable();
+      long version = workVersion.get();
+      long now = now();
+      long earliest = Long.MAX_VALUE;
+      int start = groups.length == 1 ? 0 : Math.floorMod(nextGroup.getAndIncrement(), groups.length);
+      for (int i = 0; i < groups.length; i++) {
+        Lease lease = groups[(start + i) % groups.length].tryLease(now, groupEarliest);
+        if (lease != null) {
+          return Optional.of(lease);
         }
-        checkUsable();
-        long now = now();
-        HostQueue h = schedule.firstReady(now);
-        if (h != null) {
-          Lease lease = leaseFrom(h, now);
-          if (lease != null) {
-            return Optional.of(lease);
+        earliest = Math.min(earliest, groupEarliest[0]);
+      }
+      long wait = deadline - System.nanoTime();
+      if (wait <= 0) {
+        return Optional.empty();
+      }
+      if (earliest != Long.MAX_VALUE) {
+        wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(Math.max(1, earliest - now)));
+      }
+      waitLock.lockInterruptibly();
+      try {
+        waiters++;
+        try {
+          if (workVersion.get() == version && !closed) {
+            workMayBeReady.awaitNanos(wait);
           }
-          continue;   // the host had nothing left to hand out
+        } finally {
+          waiters--;
         }
-        long wait = deadline - System.nanoTime();
-        if (wait <= 0) {
-          return Optional.empty();
-        }
-        long earliest = schedule.earliestMillis();
-        if (earliest != Long.MAX_VALUE) {
-          wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(Math.max(1, earliest - now)));
-        }
-        hostReady.awaitNanos(wait);
+      } finally {
+        waitLock.unlock();
       }
-    } finally {
-      lock.unlock();
     }
   }
 
-  private Lease leaseFrom(HostQueue h, long now) {
-    int limit = politeness.connectionLimit(h.state().connectionLimit());
-    QueuedUrl url = h.next(store, limit);
-    if (url == null) {
-      if (h.inFlight() == 0) {
-        deactivate(h);
-      } else {
-        schedule.updateReadiness(h);   // exhausted: out of the ready set until an offer or completion
+  /** Wakes one waiting {@link #next}, or all of them, after a change that may have made hosts ready. */
+  private void workChanged(boolean all) {
+    workVersion.incrementAndGet();
+    if (waiters > 0) {
+      waitLock.lock();
+      try {
+        if (all) {
+          workMayBeReady.signalAll();
+        } else {
+          workMayBeReady.signal();
+        }
+      } finally {
+        waitLock.unlock();
       }
-      return null;
     }
-    h.lease(url.key());
-    leased++;
-    schedule.updateReadiness(h);
-    return new Lease(this, url.key(), url.url(), h.hostKey, url.depth(), url.priority(), url.via(), url.redirectHops(),
-        Instant.ofEpochMilli(now));
-  }
-
-  /** A host with nothing queued and nothing in flight leaves the schedule; its state remembers its time. */
-  private void deactivate(HostQueue h) {
-    assert h.inFlight() == 0 && h.exhausted() : h + " deactivated while it still has work";
-    PartitionCounters c = counters(h.partition);
-    c.hosts--;
-    byte[] scheduleKey = h.scheduleKey();
-    byte[] stateKey = HostState.key(h.partition, h.hostKeyUtf8);
-    byte[] idle = h.state().withActive(false, h.nextAllowed()).encode();
-    byte[] counterKey = c.key();
-    byte[] counterValue = c.encode();
-    // Not waited for: until it is written the host is active with an empty queue, which a
-    // reopen finds and deactivates again; the next read or write takes it along.
-    stage(batch -> {
-      batch.delete(store.schedule, scheduleKey);
-      batch.put(store.hosts, stateKey, idle);
-      batch.put(store.counters, counterKey, counterValue);
-    });
-    schedule.deactivated(h);
   }
 
   /**
@@ -310,76 +278,11 @@ public final class Frontier implements AutoCloseable {
     checkNotNull(outcome, "outcome");
     checkArgument(lease.owner == this,
         "lease of %s is from another frontier or from before a reopen; leases do not survive a close", lease.url());
-    long ticket;
-    lock.lock();
-    try {
-      checkUsable();
-      HostQueue h = schedule.get(lease.hostKey());
-      checkArgument(h != null && h.isLeased(lease.key), "lease of %s was already completed", lease.url());
-      long now = now();
-      HostState before = h.state();
-      Politeness.Wait wait = politeness.after(outcome, before.crawlDelayMillis(), before.consecutiveFailures(), now);
-      HostState after = before.withFailures(wait.consecutiveFailures());
-      PartitionCounters c = counters(h.partition);
-      boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER || outcome.kind() == FetchOutcome.Kind.DEFERRED;
-      if (!keep) {
-        c.queued--;
-      }
-      switch (outcome.kind()) {
-        case FETCHED -> c.fetched++;
-        case RETRY_AFTER -> c.retried++;
-        case FAILED -> c.failed++;
-        case DEFERRED -> { }   // not an end of the URL, not a failure: nothing to count
-      }
-      // Known empty and this was the last fetch in flight: the host goes idle now.
-      boolean idle = !keep && h.exhausted() && h.inFlight() == 1;
-      byte[] hostStateKey = HostState.key(h.partition, h.hostKeyUtf8);
-      byte[] oldScheduleKey = h.scheduleKey();
-      byte[] newScheduleKey;
-      byte[] newState;
-      if (idle) {
-        c.hosts--;
-        newScheduleKey = null;
-        newState = after.withActive(false, wait.nextAllowedMillis()).encode();
-      } else {
-        newScheduleKey = ScheduleKey.encode(h.partition, wait.nextAllowedMillis(), h.hostKeyUtf8);
-        newState = after.consecutiveFailures() != before.consecutiveFailures()
-            ? after.withActive(true, wait.nextAllowedMillis()).encode() : null;
-      }
-      byte[] counterKey = c.key();
-      byte[] counterValue = c.encode();
-      ticket = stage(batch -> {
-        if (!keep) {
-          batch.singleDelete(store.queue, lease.key);
-        }
-        batch.delete(store.schedule, oldScheduleKey);
-        if (newScheduleKey != null) {
-          batch.put(store.schedule, newScheduleKey, SCHEDULE_VALUE);
-        }
-        if (newState != null) {
-          batch.put(store.hosts, hostStateKey, newState);
-        }
-        batch.put(store.counters, counterKey, counterValue);
-      });
-
-      h.release(lease.key);
-      leased--;
-      h.setState(after);
-      if (keep) {
-        h.unread(lease.key);
-      }
-      if (idle) {
-        schedule.deactivated(h);
-      } else {
-        schedule.reschedule(h, newScheduleKey);
-        hostReady.signal();
-      }
-    } finally {
-      lock.unlock();
-    }
+    long ticket = lease.group.complete(lease, outcome);
+    workChanged(false);
     // Outside the lock: the other fetchers lease and stage meanwhile, and the first to get
     // here writes all their completions in one write (GroupCommit).
-    awaitWritten(ticket);
+    lease.group.awaitWritten(ticket);
   }
 
   /**
@@ -401,120 +304,91 @@ public final class Frontier implements AutoCloseable {
     updateHostState(hostKey, s -> s.withConnectionLimit(connections));
   }
 
-  private void updateHostState(String hostKey, java.util.function.UnaryOperator<HostState> change) {
+  private void updateHostState(String hostKey, UnaryOperator<HostState> change) {
     checkNotNull(hostKey, "hostKey");
     HostRef ref = hostRef(hostKey);
-    byte[] key = HostState.key(ref.partition, ref.utf8);
-    long ticket;
-    lock.lock();
-    try {
-      checkUsable();
-      HostQueue h = schedule.get(hostKey);
-      HostState next;
-      byte[] value;
-      if (h != null) {
-        next = change.apply(h.state());
-        value = next.withActive(true, h.nextAllowed()).encode();
-      } else {
-        byte[] stored = store.get(store.hosts, key);
-        next = change.apply(stored == null ? HostState.NEW : HostState.decode(stored));
-        value = next.encode();
-      }
-      ticket = stage(batch -> batch.put(store.hosts, key, value));
-      if (h != null) {
-        h.setState(next);
-        schedule.updateReadiness(h);
-        hostReady.signalAll();
-      } else {
-        schedule.storedStateChanged(hostKey, next);
-      }
-    } finally {
-      lock.unlock();
-    }
-    awaitWritten(ticket);
+    PartitionGroup group = groups[groupOf(ref.partition)];
+    long ticket = group.updateHostState(ref, change);
+    workChanged(true);
+    group.awaitWritten(ticket);
   }
 
   /** The frontier's counts now. */
   public FrontierStats stats() {
-    lock.lock();
-    try {
-      checkUsable();
-      long queued = 0;
-      long hosts = 0;
-      long fetched = 0;
-      long retried = 0;
-      long failed = 0;
-      for (PartitionCounters c : counters) {
-        if (c != null) {
-          queued += c.queued;
-          hosts += c.hosts;
-          fetched += c.fetched;
-          retried += c.retried;
-          failed += c.failed;
-        }
-      }
-      return new FrontierStats(queued, hosts, schedule.readyAt(now()), leased, fetched, retried, failed);
-    } finally {
-      lock.unlock();
+    checkUsable();
+    long[] sums = new long[7];
+    long now = now();
+    for (PartitionGroup group : groups) {
+      group.addCounts(sums, now);
     }
+    return new FrontierStats(sums[0], sums[1], (int) sums[2], sums[3], sums[4], sums[5], sums[6]);
   }
 
   /** Bytes of the store's SST files on disk (after {@link #flush()}, all of its data). */
   public long diskBytes() {
-    lock.lock();
-    try {
-      checkUsable();
-      return store.property("rocksdb.live-sst-files-size");
-    } finally {
-      lock.unlock();
-    }
+    return storeProperty("rocksdb.live-sst-files-size");
   }
 
   /** Writes memtables to disk files; not needed for durability (the write-ahead log gives it). */
   public void flush() {
-    lock.lock();
+    closeLock.lock();
     try {
       checkUsable();
+      for (PartitionGroup group : groups) {
+        group.writeStaged();
+      }
       store.flush();
     } finally {
-      lock.unlock();
+      closeLock.unlock();
     }
   }
 
   /** A RocksDB integer property summed over the column families; for the benchmark. */
   long storeProperty(String name) {
-    lock.lock();
+    closeLock.lock();
     try {
       checkUsable();
       return store.property(name);
     } finally {
-      lock.unlock();
+      closeLock.unlock();
     }
   }
 
   /** Database writes made since open, each holding one or more operations (group commit); for tests and the benchmark. */
   long storeWrites() {
-    return store.writes();
+    long writes = 0;
+    for (PartitionGroup group : groups) {
+      writes += group.writes();
+    }
+    return writes;
   }
 
   /** Iterators opened on the store since open; for tests and the benchmark. */
   long storeIterators() {
-    return store.iteratorsOpened();
+    long iterators = 0;
+    for (PartitionGroup group : groups) {
+      iterators += group.iteratorsOpened();
+    }
+    return iterators;
   }
 
   /** Seeks made by scans since open (one per host whose queue a refill reads); for tests and the benchmark. */
   long storeSeeks() {
-    return store.seeks();
+    long seeks = 0;
+    for (PartitionGroup group : groups) {
+      seeks += group.seeks();
+    }
+    return seeks;
   }
 
-  /** Checks the working set's invariants ({@link HostSchedule}); O(hosts in memory), for tests. */
+  /** Checks the working sets' invariants ({@link HostSchedule}); O(hosts in memory), for tests. */
   boolean invariantsHold() {
-    lock.lock();
-    try {
-      return schedule.invariantsHold();
-    } finally {
-      lock.unlock();
+    for (PartitionGroup group : groups) {
+      if (!group.invariantsHold()) {
+        return false;
+      }
     }
+    return true;
   }
 
   /**
@@ -523,88 +397,59 @@ public final class Frontier implements AutoCloseable {
    */
   @Override
   public void close() {
-    lock.lock();
+    closeLock.lock();
     try {
       if (closed) {
         return;
       }
       closed = true;
-      hostReady.signalAll();
-      store.close();
+      workChanged(true);
+      closeGroupsAndStore();
     } finally {
-      lock.unlock();
+      closeLock.unlock();
     }
   }
 
-  /** Stages changes for the next write; under the lock, so batches are staged in the order decided. */
-  private long stage(GroupCommit.Changes changes) {
-    assert lock.isHeldByCurrentThread();
+  /** Each group waits for its operation in progress and writes what it staged; then the database closes. */
+  private void closeGroupsAndStore() {
     try {
-      return store.stage(changes);
-    } catch (RuntimeException e) {
-      throw failed(e);
-    }
-  }
-
-  /** Waits, without the lock, until the changes staged with {@code ticket} are durable. */
-  private void awaitWritten(long ticket) {
-    assert !lock.isHeldByCurrentThread();
-    try {
-      store.awaitWritten(ticket);
-    } catch (RuntimeException e) {
-      throw failed(e);
+      for (PartitionGroup group : groups) {
+        if (group != null) {
+          group.close();
+        }
+      }
+    } finally {
+      store.close();
     }
   }
 
   /** After a failed write the in-memory state may be ahead of the disk: refuse further use. */
-  private RuntimeException failed(RuntimeException e) {
+  RuntimeException failed(RuntimeException e) {
     if (failure == null) {
       failure = e;
     }
     return e;
   }
 
-  private void checkUsable() {
+  void checkUsable() {
     checkState(!closed, "frontier is closed");
     if (failure != null) {
       throw new IllegalStateException("frontier stopped after a failed write; reopen it", failure);
     }
   }
 
-  private long now() {
+  long now() {
     long now = clock.millis();
     checkState(now >= 0, "clock reads %s ms, before 1970", now);
     return now;
   }
 
-  private PartitionCounters counters(int partition) {
-    PartitionCounters c = counters[partition];
-    if (c == null) {
-      c = new PartitionCounters(partition);
-      counters[partition] = c;
-    }
-    return c;
+  private int groupOf(int partition) {
+    return partition % groups.length;
   }
-
 
   private HostRef hostRef(String hostKey) {
     byte[] utf8 = HostKeys.utf8(hostKey);
     return new HostRef(hostKey, utf8, HostKeys.partition(utf8, partitions));
   }
-
-  /** A host of one offer batch. */
-  private static final class HostRef {
-    final String hostKey;
-    final byte[] utf8;
-    final int partition;
-    boolean activatedNow;
-
-    HostRef(String hostKey, byte[] utf8, int partition) {
-      this.hostKey = hostKey;
-      this.utf8 = utf8;
-      this.partition = partition;
-    }
-  }
-
-  private record Activation(HostRef ref, byte[] stateKey, HostState state, byte[] scheduleKey) {}
 }

@@ -26,7 +26,9 @@ import java.time.InstantSource;
  *     ({@code politeness.error-backoff.suspend-for})
  * @param sync durability of every write ({@code frontier.sync})
  * @param partitions host partitions, hash(host key) mod this, in every stored key
- *     ({@code frontier.partitions}); fixed for the life of a store
+ *     ({@code frontier.partitions}); fixed for the life of a store. Partition p is served by
+ *     lock group p mod min(partitions, 16), each with its own lock, schedule and a share of
+ *     the working set, so more than one partition lets fetcher threads work side by side
  * @param workingSetHosts hosts the heap holds at most (besides those with fetches in
  *     flight); the rest wait on disk in the schedule
  * @param knownHostsCache host keys remembered as active so an offer needs no disk read to

@@ -10,6 +10,8 @@ import java.time.Instant;
  */
 public final class Lease {
   final Frontier owner;
+  /** The partitions of its host, whose lock its completion takes. */
+  final PartitionGroup group;
   final byte[] key;
   private final String url;
   private final String hostKey;
@@ -19,9 +21,10 @@ public final class Lease {
   private final int redirectHops;
   private final Instant leasedAt;
 
-  Lease(Frontier owner, byte[] key, String url, String hostKey, int depth, int priority, String via,
+  Lease(Frontier owner, PartitionGroup group, byte[] key, String url, String hostKey, int depth, int priority, String via,
       int redirectHops, Instant leasedAt) {
     this.owner = owner;
+    this.group = group;
     this.key = key;
     this.url = url;
     this.hostKey = hostKey;

@@ -23,11 +23,13 @@
  * URLs arrive.
  *
  * <h2>Writes</h2>
- * Each operation's changes form one atomic unit, staged under the frontier's lock in the order
- * decided and written outside it; the first caller to wait writes everything staged, so
- * concurrent fetchers' completions share one write-ahead-log append
+ * Each operation's changes form one atomic unit, staged under its partition group's lock in the
+ * order decided and written outside it; the first caller to wait writes everything the group
+ * staged, so concurrent fetchers' completions share one write-ahead-log append
  * ({@link dev.crawler.frontier.internal.GroupCommit}). A call returns once its changes are
- * written, and every read of the store first writes what is staged.
+ * written, and every read of the store first writes what its group staged. Groups (up to 16,
+ * one per partition) touch disjoint keys, so their locks and writes run side by side; RocksDB
+ * joins writes that arrive together into one log append of its own.
  *
  * <h2>Memory</h2>
  * The heap holds a working set: the first few thousand hosts of the schedule, each with a

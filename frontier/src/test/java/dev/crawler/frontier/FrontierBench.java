@@ -44,6 +44,7 @@ public final class FrontierBench {
         case "--batch" -> batch = Integer.parseInt(args[i + 1]);
         case "--via" -> vias = Boolean.parseBoolean(args[i + 1]);
         case "--dir" -> dir = Path.of(args[i + 1]);
+        case "--partitions" -> tuning.partitions(Integer.parseInt(args[i + 1]));
         case "--working-set" -> tuning.workingSetHosts(Integer.parseInt(args[i + 1]));
         case "--cache-mb" -> tuning.blockCacheBytes(Long.parseLong(args[i + 1]) << 20);
         case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);

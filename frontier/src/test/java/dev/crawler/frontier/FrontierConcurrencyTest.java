@@ -11,8 +11,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Many fetcher threads completing at once, whose completions are written together (group
@@ -25,10 +26,11 @@ class FrontierConcurrencyTest {
 
   @TempDir Path dir;
 
-  static FrontierOptions options() {
+  /** With 4 partitions, each its own group: threads lease, stage and write in several groups at once. */
+  static FrontierOptions options(int partitions) {
     // A working set smaller than the hosts, so refills read hosts and their queue heads while
     // other threads' completions are staged and not yet written.
-    return FrontierOptions.builder().defaultDelay(Duration.ZERO).workingSetHosts(40).build();
+    return FrontierOptions.builder().defaultDelay(Duration.ZERO).workingSetHosts(40).partitions(partitions).build();
   }
 
   static List<String> offerAll(Frontier f) {
@@ -89,11 +91,12 @@ class FrontierConcurrencyTest {
     return drained;
   }
 
-  @Test
-  void completionsFromManyThreadsAreEachDurableAndNoneIsHandedOutTwice() throws Exception {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void completionsFromManyThreadsAreEachDurableAndNoneIsHandedOutTwice(int partitions) throws Exception {
     List<String> offered;
     Set<String> completed;
-    try (Frontier f = Frontier.open(dir, options())) {
+    try (Frontier f = Frontier.open(dir, options(partitions))) {
       offered = offerAll(f);
       completed = fetchConcurrently(f, Integer.MAX_VALUE);
       assertThat(f.invariantsHold()).isTrue();
@@ -101,7 +104,7 @@ class FrontierConcurrencyTest {
       assertThat(f.storeWrites()).as("database writes").isLessThanOrEqualTo(HOSTS + offered.size() + HOSTS);
     }
     assertThat(completed).containsExactlyInAnyOrderElementsOf(offered);
-    try (Frontier f = Frontier.open(dir, options())) {
+    try (Frontier f = Frontier.open(dir, options(partitions))) {
       assertThat(f.stats().queuedUrls()).isZero();
       assertThat(f.stats().hosts()).isZero();
       assertThat(f.stats().fetched()).isEqualTo(offered.size());
@@ -109,11 +112,12 @@ class FrontierConcurrencyTest {
     }
   }
 
-  @Test
-  void closeWhileThreadsCompleteLosesNoUrlAndBringsBackNoCompletedOne() throws Exception {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void closeWhileThreadsCompleteLosesNoUrlAndBringsBackNoCompletedOne(int partitions) throws Exception {
     List<String> offered;
     Set<String> completed;
-    Frontier f = Frontier.open(dir, options());
+    Frontier f = Frontier.open(dir, options(partitions));
     offered = offerAll(f);
     Thread closer = new Thread(() -> {
       while (f.stats().fetched() < offered.size() / 3) {
@@ -125,7 +129,7 @@ class FrontierConcurrencyTest {
     completed = fetchConcurrently(f, Integer.MAX_VALUE);
     closer.join();
 
-    try (Frontier reopened = Frontier.open(dir, options())) {
+    try (Frontier reopened = Frontier.open(dir, options(partitions))) {
       FrontierStats stats = reopened.stats();
       assertThat(stats.fetched() + stats.queuedUrls()).isEqualTo(offered.size());
       assertThat(stats.fetched()).isEqualTo(completed.size());

@@ -29,7 +29,7 @@ class FrontierKillTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(longs = {11, 12, 13})
+  @ValueSource(longs = {11, 12, 13, 14})
   void everyOfferedUrlIsCompletedOrStillQueuedAfterSigkill(long seed) throws Exception {
     Path store = dir.resolve("frontier");
     String java = ProcessHandle.current().info().command().orElseThrow();
@@ -72,7 +72,8 @@ class FrontierKillTest {
 
     ManualClock clock = new ManualClock(System.currentTimeMillis());
     List<String> drained;
-    try (Frontier f = Frontier.open(store, FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).build())) {
+    try (Frontier f = Frontier.open(store, FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .partitions(KillWorker.partitionsFor(seed)).build())) {
       long queued = f.stats().queuedUrls();
       List<Lease> leases = FrontierTest.drainLeasesAdvancingClock(f, clock, 3);
       assertThat(leases).as("the queued count after reopen").hasSize((int) queued);

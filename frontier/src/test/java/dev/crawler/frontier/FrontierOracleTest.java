@@ -2,9 +2,11 @@ package dev.crawler.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.frontier.internal.HostKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,12 +70,17 @@ class FrontierOracleTest {
   }
 
   /**
-   * Seeds 1 to 3 remember at most 2 hosts; seeds 4 and 5 remember every host, so hosts leave the
+   * Seeds 1 to 3 remember at most 2 hosts; seeds 4 and up remember every host, so hosts leave the
    * working set keeping their read-ahead, within a budget of a few URLs' bytes so some drop theirs.
+   * Seeds 6 to 8 spread the hosts over 4 partitions, each its own group with its own lock and
+   * schedule: the earliest host goes first within its group, not across groups.
    */
   @ParameterizedTest
-  @ValueSource(longs = {1, 2, 3, 4, 5})
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
   void randomOperationsMatchTheModel(long seed) throws Exception {
+    int partitions = seed > 5 ? 4 : 1;
+    assertThat(Arrays.stream(HOSTS).map(h -> group(h, partitions)).distinct().count())
+        .as("groups the hosts fall in").isEqualTo(partitions == 1 ? 1 : 4);
     Random random = new Random(seed);
     ManualClock clock = new ManualClock(10_000_000);
     long defaultDelay = 100;
@@ -85,7 +92,7 @@ class FrontierOracleTest {
         .defaultDelay(Duration.ofMillis(defaultDelay)).maxCrawlDelay(Duration.ofMillis(maxCrawlDelay))
         .maxRetryAfter(Duration.ofMillis(maxRetryAfter)).backoffInitial(Duration.ZERO).backoffMax(Duration.ZERO)
         .suspendAfter(suspendAfter).suspendFor(Duration.ofMillis(suspendFor))
-        .workingSetHosts(1 + random.nextInt(4)).knownHostsCache(random.nextInt(3)).build();
+        .workingSetHosts(1 + random.nextInt(4)).knownHostsCache(random.nextInt(3)).partitions(partitions).build();
     if (seed > 3) {
       options = options.toBuilder().knownHostsCache(HOSTS.length).readAheadBytes(2_000).build();
     }
@@ -132,9 +139,11 @@ class FrontierOracleTest {
           f.offer(batch);
         } else if (dice < 55) {
           Optional<Lease> lease = f.next(Duration.ZERO);
+          // The earliest ready host of the leased host's group (of all hosts with one group).
+          int leasedGroup = lease.map(l -> group(l.hostKey(), partitions)).orElse(-1);
           ModelHost earliest = null;
           for (ModelHost m : model.values()) {
-            if (m.eligible(now) && (earliest == null || m.hi < earliest.hi)) {
+            if (m.eligible(now) && group(m.key, partitions) == leasedGroup && (earliest == null || m.hi < earliest.hi)) {
               earliest = m;
             }
           }
@@ -285,5 +294,10 @@ class FrontierOracleTest {
       end += Character.charCount(cp);
     }
     return via.substring(0, end);
+  }
+
+  /** The group whose lock and schedule serve the host: its partition mod the number of groups. */
+  static int group(String hostKey, int partitions) {
+    return HostKeys.partition(HostKeys.utf8(hostKey), partitions) % Math.min(partitions, Frontier.MAX_GROUPS);
   }
 }

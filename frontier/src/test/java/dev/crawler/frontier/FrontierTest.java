@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FrontierTest {
   @TempDir Path dir;
@@ -301,21 +303,54 @@ class FrontierTest {
         .hasMessage("retryAfter (PT-2S) must be >= 0");
   }
 
-  @Test
-  void nextWaitsForAnOfferFromAnotherThread() throws Exception {
-    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().defaultDelay(Duration.ZERO).build())) {
-      CompletableFuture<Optional<Lease>> waiting = CompletableFuture.supplyAsync(() -> {
-        try {
-          return f.next(Duration.ofSeconds(20));
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+  /** With 4 partitions, each group its own lock: a waiter looked at every group, and is woken by a change in any. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void nextWaitsForAnOfferFromAnotherThread(int partitions) throws Exception {
+    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().defaultDelay(Duration.ZERO).partitions(partitions)
+        .build())) {
+      CompletableFuture<Optional<Lease>> waiting = waitInNext(f);
       Thread.sleep(100);
       assertThat(waiting).isNotDone();
       f.offer(urls("a.com", 0, 1));
       assertThat(waiting.get(10, TimeUnit.SECONDS)).map(Lease::url).contains("https://a.com/0");
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void nextWaitsForACompletionThatFreesTheOnlyHost(int partitions) throws Exception {
+    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().defaultDelay(Duration.ZERO).partitions(partitions)
+        .build())) {
+      f.offer(urls("a.com", 0, 2));
+      Lease first = f.next(Duration.ZERO).orElseThrow();
+      CompletableFuture<Optional<Lease>> waiting = waitInNext(f);
+      Thread.sleep(100);
+      assertThat(waiting).as("a.com has its one connection in flight").isNotDone();
+      f.complete(first, FetchOutcome.FETCHED);
+      assertThat(waiting.get(10, TimeUnit.SECONDS)).map(Lease::url).contains("https://a.com/1");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void closeWakesAThreadWaitingInNext(int partitions) throws Exception {
+    Frontier f = Frontier.open(dir, FrontierOptions.builder().partitions(partitions).build());
+    CompletableFuture<Optional<Lease>> waiting = waitInNext(f);
+    Thread.sleep(100);
+    assertThat(waiting).isNotDone();
+    f.close();
+    assertThat(waiting.get(10, TimeUnit.SECONDS)).isEmpty();
+  }
+
+  private static CompletableFuture<Optional<Lease>> waitInNext(Frontier f) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return f.next(Duration.ofSeconds(20));
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   @Test

@@ -20,12 +20,17 @@ import java.util.SplittableRandom;
 public final class KillWorker {
   private KillWorker() {}
 
+  /** Seeds 13 and up spread the hosts over 4 partitions, each group with its own lock and group commit. */
+  static int partitionsFor(long seed) {
+    return seed >= 13 ? 4 : 1;
+  }
+
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     long seed = Long.parseLong(args[1]);
     PrintStream out = new PrintStream(System.out, false, java.nio.charset.StandardCharsets.UTF_8);
     FrontierOptions options = FrontierOptions.builder().defaultDelay(Duration.ZERO).backoffInitial(Duration.ZERO)
-        .backoffMax(Duration.ZERO).maxRetryAfter(Duration.ZERO).suspendAfter(1_000_000).workingSetHosts(8).build();
+        .backoffMax(Duration.ZERO).maxRetryAfter(Duration.ZERO).suspendAfter(1_000_000).workingSetHosts(8).partitions(partitionsFor(seed)).build();
     Frontier frontier = Frontier.open(dir, options);
     Thread offers = new Thread(() -> {
       SplittableRandom random = new SplittableRandom(seed);

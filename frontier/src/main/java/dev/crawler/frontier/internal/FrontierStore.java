@@ -98,9 +98,13 @@ public final class FrontierStore implements AutoCloseable {
           .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
           // Replaying the log into memtables is enough; flushing them at every open costs time.
           .setAvoidFlushDuringRecovery(true)
-          // One writer at a time (GroupCommit), so concurrent memtable inserts buy nothing; and
-          // the counters' in-place updates need them off.
-          .setAllowConcurrentMemtableWrite(false);
+          // One writer at a time per partition group (GroupCommit), and few groups, so
+          // concurrent memtable inserts buy little; and the counters' in-place updates need them off.
+          .setAllowConcurrentMemtableWrite(false)
+          // Groups write side by side: with the log append of one write overlapping the memtable
+          // inserts of the one before, 2 threads on 4 groups did 73-74 k next+complete/s against
+          // 58-60 k without (frontier/README.md, "A lock per partition group").
+          .setEnablePipelinedWrite(true);
 
       BloomFilter hostBloom = own(new BloomFilter(10));
       TablePropertiesCollectorFactory deletions =
@@ -160,6 +164,34 @@ public final class FrontierStore implements AutoCloseable {
     return new FrontierStore(dir, sync, cacheBytes, memtableBytes, partitions);
   }
 
+  /** A view of {@code shared}'s database with a group commit of its own; closing it closes only that. */
+  private FrontierStore(FrontierStore shared) {
+    this.dir = shared.dir;
+    this.db = shared.db;
+    this.writeOptions = shared.writeOptions;
+    this.defaultFamily = shared.defaultFamily;
+    this.queue = shared.queue;
+    this.hosts = shared.hosts;
+    this.schedule = shared.schedule;
+    this.counters = shared.counters;
+    this.commits = own(new GroupCommit(batch -> db.write(writeOptions, batch)));
+  }
+
+  /**
+   * The same database with its own group commit: changes staged through it are written in the
+   * order staged, independently of other views', and its reads wait only for its own staged
+   * changes. The frontier gives one to each group of partitions, whose keys no other group
+   * touches. Close views before this store.
+   */
+  public FrontierStore viewWithOwnCommits() {
+    return new FrontierStore(this);
+  }
+
+  /** Writes what is staged through this store (or view), so that a read elsewhere sees it. */
+  public void writeStaged() {
+    commits.flush();
+  }
+
   private static ColumnFamilyOptions familyOptions(ColumnFamilyOptions options, Cache cache, BloomFilter bloom,
       long writeBuffer, long blockSize) {
     BlockBasedTableConfig table = new BlockBasedTableConfig()
@@ -213,7 +245,7 @@ public final class FrontierStore implements AutoCloseable {
 
   /**
    * Appends changes to the batch the next write takes (group commit, {@link GroupCommit});
-   * call under the frontier's lock, so batches are staged in the order they are decided.
+   * call under the partition group's lock, so batches are staged in the order they are decided.
    * Returns the ticket to give {@link #awaitWritten}.
    */
   public long stage(GroupCommit.Changes changes) {
@@ -223,7 +255,7 @@ public final class FrontierStore implements AutoCloseable {
   /**
    * Returns once the changes staged with {@code ticket} are written atomically, through the
    * write-ahead log (and an fsync under FSYNC); writes them with whatever else is staged.
-   * Call it without the frontier's lock, so other threads can stage meanwhile.
+   * Call it without the group's lock, so other threads can stage meanwhile.
    */
   public void awaitWritten(long ticket) {
     commits.awaitWritten(ticket);

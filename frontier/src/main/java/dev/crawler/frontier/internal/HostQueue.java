@@ -9,7 +9,7 @@ import java.util.List;
  * An active host while it is in the heap's working set: its politeness state, its fetches in
  * flight, and a few of its queued URLs read ahead from disk. Its queue itself stays on disk.
  *
- * <p>Invariants (the frontier holds its lock around every use):
+ * <p>Invariants (its partition group holds its lock around every use):
  * <ul>
  *   <li>The host's queued URLs that are not leased are exactly those in {@code buffer} plus
  *       the unleased ones on disk at or after {@code readFrom} ({@code null}: the host's first

@@ -31,7 +31,7 @@ import java.util.TreeSet;
  *       most {@code capacity} ready hosts plus the hosts of the leases outstanding;
  *   <li>{@code ready.size() <= capacity} between operations.
  * </ol>
- * Not thread-safe: the frontier holds its lock around every call.
+ * Not thread-safe: its partition group holds its lock around every call.
  */
 public final class HostSchedule {
   /** Hosts read from disk at most per refill, so one refill holds the lock briefly. */
@@ -50,9 +50,12 @@ public final class HostSchedule {
   private final int capacity;
   private final Map<String, HostQueue> hosts = new HashMap<>();
   private final TreeSet<HostQueue> ready = new TreeSet<>(EARLIEST_FIRST);
+  /** Indexed by partition, for the partitions served; null for the others. */
   private final byte[][] cursor;
   /** Partitions whose every active host is in memory: their cursor is past the end. */
   private final boolean[] drained;
+  /** The partitions this schedule serves, in the order refills read them. */
+  private final int[] served;
   private int undrained;
   private int nextPartitionToRead;
   /**
@@ -71,18 +74,32 @@ public final class HostSchedule {
   private long evictions;
   private long evictionsAtLastRead;
 
+  /** A schedule of every partition's hosts. */
   public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive,
       long readAheadBytes) {
+    this(store, politeness, partitions, 0, 1, capacity, knownActive, readAheadBytes);
+  }
+
+  /**
+   * A schedule of the hosts of the partitions {@code p} with {@code p % groups == group}; the
+   * frontier keeps one per lock (see {@code PartitionGroup}). Its arrays are indexed by partition,
+   * {@code partitions} long whatever it serves.
+   */
+  public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int group, int groups,
+      int capacity, int knownActive, long readAheadBytes) {
     this.store = store;
     this.politeness = politeness;
     this.capacity = capacity;
     this.readAheadBytes = readAheadBytes;
     this.cursor = new byte[partitions][];
     this.drained = new boolean[partitions];
-    for (int p = 0; p < partitions; p++) {
+    this.served = new int[(partitions - group + groups - 1) / groups];
+    for (int i = 0; i < served.length; i++) {
+      int p = group + i * groups;
+      served[i] = p;
       cursor[p] = ScheduleKey.partitionStart(p);
     }
-    this.undrained = partitions;
+    this.undrained = served.length;
     this.knownActive = new LinkedHashMap<>(16, 0.75f, true) {
       private static final long serialVersionUID = 1L;
 
@@ -290,14 +307,13 @@ public final class HostSchedule {
   /** Reads up to a chunk of hosts from disk, from each undrained partition in turn. */
   private void refill() {
     int want = Math.min(REFILL_CHUNK, capacity - ready.size());
-    int partitions = cursor.length;
-    for (int i = 0; i < partitions && want > 0 && undrained > 0; i++) {
-      int p = (nextPartitionToRead + i) % partitions;
+    for (int i = 0; i < served.length && want > 0 && undrained > 0; i++) {
+      int p = served[(nextPartitionToRead + i) % served.length];
       if (!drained[p]) {
         want -= refill(p, want);
       }
     }
-    nextPartitionToRead = (nextPartitionToRead + 1) % partitions;
+    nextPartitionToRead = (nextPartitionToRead + 1) % served.length;
   }
 
   private int refill(int p, int want) {
