@@ -433,9 +433,18 @@ public final class Frontier implements AutoCloseable {
 
   void checkUsable() {
     checkState(!closed, "frontier is closed");
+    checkNotFailed();
+  }
+
+  void checkNotFailed() {
     if (failure != null) {
       throw new IllegalStateException("frontier stopped after a failed write; reopen it", failure);
     }
+  }
+
+  /** True once {@link #close} has begun: {@link #next} then returns empty rather than failing. */
+  boolean isClosed() {
+    return closed;
   }
 
   long now() {

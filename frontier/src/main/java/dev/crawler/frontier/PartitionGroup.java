@@ -59,10 +59,7 @@ final class PartitionGroup {
     this.schedule = new HostSchedule(view, politeness, partitions, group, groups,
         Math.max(1, options.workingSetHosts() / groups), options.knownHostsCache() / groups,
         options.readAheadBytes() / groups);
-    this.served = new int[(partitions - group + groups - 1) / groups];
-    for (int i = 0; i < served.length; i++) {
-      served[i] = group + i * groups;
-    }
+    this.served = schedule.servedPartitions();
   }
 
   /**
@@ -162,11 +159,12 @@ final class PartitionGroup {
   Lease tryLease(long now, long[] earliest) {
     lock.lock();
     try {
-      if (closed) {
+      // The frontier marks itself closed before its groups: a next() under way returns empty.
+      if (closed || owner.isClosed()) {
         earliest[0] = Long.MAX_VALUE;
         return null;
       }
-      owner.checkUsable();
+      owner.checkNotFailed();
       while (true) {
         HostQueue h = schedule.firstReady(now);
         if (h == null) {

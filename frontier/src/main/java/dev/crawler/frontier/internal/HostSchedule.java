@@ -115,6 +115,11 @@ public final class HostSchedule {
     };
   }
 
+  /** The partitions this schedule serves. */
+  public int[] servedPartitions() {
+    return served.clone();
+  }
+
   /** The host if it is in memory, else null. */
   public HostQueue get(String hostKey) {
     return hosts.get(hostKey);
