@@ -74,12 +74,6 @@ public final class HostSchedule {
   private long evictions;
   private long evictionsAtLastRead;
 
-  /** A schedule of every partition's hosts. */
-  public HostSchedule(FrontierStore store, Politeness politeness, int partitions, int capacity, int knownActive,
-      long readAheadBytes) {
-    this(store, politeness, partitions, 0, 1, capacity, knownActive, readAheadBytes);
-  }
-
   /**
    * A schedule of the hosts of the partitions {@code p} with {@code p % groups == group}; the
    * frontier keeps one per lock (see {@code PartitionGroup}). Its arrays are indexed by partition,
