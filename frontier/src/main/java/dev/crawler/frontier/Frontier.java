@@ -73,7 +73,10 @@ public final class Frontier implements AutoCloseable {
   static final int MAX_GROUPS = 16;
 
   private final InstantSource clock;
+  /** The root database: the store's format, and group 0 (every group, in a store written before groups had their own). */
   private final FrontierStore store;
+  /** Each group's store, group g at g: a view of the root, or a database of its own. */
+  private List<FrontierStore> groupStores = List.of();
   private final int partitions;
   private final PartitionGroup[] groups;
   /** Where the next call of {@link #next} starts looking, so every group is looked at first in turn. */
@@ -96,23 +99,26 @@ public final class Frontier implements AutoCloseable {
   private Frontier(Path dir, FrontierOptions options) {
     this.clock = options.clock();
     this.partitions = options.partitions();
-    this.store = FrontierStore.open(dir, options.sync() == SyncPolicy.FSYNC, options.blockCacheBytes(),
-        options.memtableBytes(), partitions);
     int groupCount = Math.min(partitions, MAX_GROUPS);
+    this.store = FrontierStore.open(dir, options.sync() == SyncPolicy.FSYNC, options.blockCacheBytes(),
+        options.memtableBytes(), partitions, groupCount);
     this.groups = new PartitionGroup[groupCount];
     try {
+      this.groupStores = store.openGroups(partitions);
       PartitionCounters[] counters = new PartitionCounters[partitions];
       long[] lastSeq = {0};
-      store.scan(store.counters, new byte[0], new byte[] {(byte) 0xFF}, (k, v) -> {
-        PartitionCounters c = PartitionCounters.decode(k, v);
-        checkState(c.partition < partitions, "counters of partition %s in a store of %s partitions", c.partition,
-            partitions);
-        counters[c.partition] = c;
-        lastSeq[0] = Math.max(lastSeq[0], c.lastSeq);
-        return true;
-      });
+      for (FrontierStore database : databases()) {
+        database.scan(database.counters, new byte[0], new byte[] {(byte) 0xFF}, (k, v) -> {
+          PartitionCounters c = PartitionCounters.decode(k, v);
+          checkState(c.partition < partitions, "counters of partition %s in a store of %s partitions", c.partition,
+              partitions);
+          counters[c.partition] = c;
+          lastSeq[0] = Math.max(lastSeq[0], c.lastSeq);
+          return true;
+        });
+      }
       for (int g = 0; g < groupCount; g++) {
-        groups[g] = new PartitionGroup(this, store.viewWithOwnCommits(), options, g, groupCount, counters, lastSeq[0]);
+        groups[g] = new PartitionGroup(this, groupStores.get(g), options, g, groupCount, counters, lastSeq[0]);
       }
     } catch (RuntimeException e) {
       closeGroupsAndStore();
@@ -337,7 +343,9 @@ public final class Frontier implements AutoCloseable {
       for (PartitionGroup group : groups) {
         group.writeStaged();
       }
-      store.flush();
+      for (FrontierStore database : databases()) {
+        database.flush();
+      }
     } finally {
       closeLock.unlock();
     }
@@ -348,7 +356,11 @@ public final class Frontier implements AutoCloseable {
     closeLock.lock();
     try {
       checkUsable();
-      return store.property(name);
+      long sum = 0;
+      for (FrontierStore database : databases()) {
+        sum += database.property(name);
+      }
+      return sum;
     } finally {
       closeLock.unlock();
     }
@@ -410,7 +422,19 @@ public final class Frontier implements AutoCloseable {
     }
   }
 
-  /** Each group waits for its operation in progress and writes what it staged; then the database closes. */
+  /** The store's databases: the root, and the groups' own if they have them. */
+  private List<FrontierStore> databases() {
+    List<FrontierStore> databases = new ArrayList<>();
+    databases.add(store);
+    for (FrontierStore groupStore : groupStores) {
+      if (groupStore.ownsDatabase()) {
+        databases.add(groupStore);
+      }
+    }
+    return databases;
+  }
+
+  /** Each group waits for its operation in progress and writes what it staged; then the databases close. */
   private void closeGroupsAndStore() {
     try {
       for (PartitionGroup group : groups) {
@@ -419,6 +443,10 @@ public final class Frontier implements AutoCloseable {
         }
       }
     } finally {
+      // A group's store whose group was never made (a failed open) is closed here; closing twice is harmless.
+      for (FrontierStore groupStore : groupStores) {
+        groupStore.close();
+      }
       store.close();
     }
   }

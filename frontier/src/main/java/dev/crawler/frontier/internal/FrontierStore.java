@@ -54,18 +54,45 @@ public final class FrontierStore implements AutoCloseable {
   }
 
   static final byte[] FORMAT_KEY = "frontier-format".getBytes(StandardCharsets.US_ASCII);
+  /** All partitions in one database: {@code [1][partitions u32]}. */
   static final int FORMAT_VERSION = 1;
+  /** A database per lock group: {@code [2][partitions u32][group u16][groups u16]} in each. */
+  static final int FORMAT_VERSION_GROUP_DATABASES = 2;
 
   private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+  private final Path dir;
+  /** The lock group whose database this is (0 for the root and for views of it). */
+  private final int group;
+  /** Shared by the root, its views and its groups' databases; owned (closed) by the root. */
+  private final Tuning tuning;
+  private final boolean groupsInOwnDatabases;
+  /**
+   * The same database with its own group commit: changes staged through it are written in the
+   * order staged, independently of other views', and its reads wait only for its own staged
+   * changes. Given to each group of partitions that shares the root's database, whose keys no
+   * other group touches. Close views before this store.
+   */
+  private FrontierStore viewWithOwnCommits() {
+    return new FrontierStore(this);
+  }
+
+  /** Writes what is staged through this store (or view), so that a read elsewhere sees it. */
+  public void writeStaged() {
+    commits.flush();
+  }
+
+  /** False for a view, which shares another store's database. */
+  private final boolean ownsDatabase;
+  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
   private final RocksDB db;
-  private final WriteOptions writeOptions;
   public final ColumnFamilyHandle queue;
   public final ColumnFamilyHandle hosts;
   public final ColumnFamilyHandle schedule;
   public final ColumnFamilyHandle counters;
   private final ColumnFamilyHandle defaultFamily;
-  private final Path dir;
   private final GroupCommit commits;
+  /** The root's format record of a new store with group databases, written once they all exist. */
+  private byte[] pendingRootFormat;
   /** Iterators opened so far; read by tests and the benchmark (not exact under concurrent readers). */
   private volatile long iteratorsOpened;
   /** Seeks made by scans so far; read by tests and the benchmark (not exact under concurrent readers). */
@@ -77,77 +104,28 @@ public final class FrontierStore implements AutoCloseable {
     boolean visit(byte[] key, byte[] value);
   }
 
-  private FrontierStore(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions) {
+  /** RocksDB options and the memory they charge: one set for the store's databases, owned by the root. */
+  private record Tuning(Cache cache, WriteBufferManager buffers, List<ColumnFamilyDescriptor> families,
+      WriteOptions writeOptions, int groups) {}
+
+  /** Opens the root database, at {@code dir}: the store-wide format record and group 0 (all groups in layout 1). */
+  private FrontierStore(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions, int groups) {
     this.dir = dir;
+    this.group = 0;
+    this.ownsDatabase = true;
     boolean opened = false;
     try {
       Files.createDirectories(dir);
-      Cache cache = own(new LRUCache(cacheBytes));
-      WriteBufferManager buffers = own(new WriteBufferManager(memtableBytes, cache));
-      DBOptions dbOptions = own(new DBOptions())
-          .setCreateIfMissing(true)
-          .setCreateMissingColumnFamilies(true)
-          .setMaxOpenFiles(512)
-          .setMaxBackgroundJobs(2)
-          .setWriteBufferManager(buffers)
-          // The WAL is kept until every column family has flushed what it covers; the
-          // small families would otherwise hold it for a long time.
-          .setMaxTotalWalSize(256L << 20)
-          .setBytesPerSync(1L << 20)
-          .setKeepLogFileNum(3)
-          .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
-          // Replaying the log into memtables is enough; flushing them at every open costs time.
-          .setAvoidFlushDuringRecovery(true)
-          // One writer at a time per partition group (GroupCommit), and few groups, so
-          // concurrent memtable inserts buy little; and the counters' in-place updates need them off.
-          .setAllowConcurrentMemtableWrite(false)
-          // Groups write side by side: with the log append of one write overlapping the memtable
-          // inserts of the one before, 2 threads on 4 groups did 73-74 k next+complete/s against
-          // 58-60 k without (frontier/README.md, "A lock per partition group").
-          .setEnablePipelinedWrite(true);
-
-      BloomFilter hostBloom = own(new BloomFilter(10));
-      TablePropertiesCollectorFactory deletions =
-          // Queues are consumed from their head: an SST whose sliding window of 1,024 entries
-          // holds 256 deletes is compacted early, so seeks skip few tombstones.
-          own(TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(1024, 256, 0.0));
-      // RocksJava sets collector factories on Options only; the column family copies them.
-      Options withCollector = own(new Options());
-      withCollector.setTablePropertiesCollectorFactory(List.of(deletions));
-      ColumnFamilyOptions queueOptions =
-          familyOptions(own(new ColumnFamilyOptions(withCollector)), cache, null, 32L << 20, 4 << 10);
-      ColumnFamilyOptions hostOptions = familyOptions(own(new ColumnFamilyOptions()), cache, hostBloom, 16L << 20,
-          4 << 10);
-      ColumnFamilyOptions scheduleOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 8L << 20,
-          4 << 10);
-      ColumnFamilyOptions smallOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 4L << 20,
-          4 << 10);
-      // Every operation rewrites its partition's counters, a value of fixed size: updated in place,
-      // the memtable holds one entry per partition instead of one per operation, and an insert
-      // no longer searches a skiplist of a hundred thousand versions.
-      ColumnFamilyOptions counterOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 4L << 20,
-          4 << 10).setInplaceUpdateSupport(true);
-
-      List<ColumnFamilyDescriptor> descriptors = List.of(
-          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, smallOptions),
-          new ColumnFamilyDescriptor(bytes("queue"), queueOptions),
-          new ColumnFamilyDescriptor(bytes("hosts"), hostOptions),
-          new ColumnFamilyDescriptor(bytes("schedule"), scheduleOptions),
-          new ColumnFamilyDescriptor(bytes("counters"), counterOptions));
-      List<ColumnFamilyHandle> handles = new ArrayList<>();
-      this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-      // Handles are closed before the database, the database before its options.
-      owned.push(db);
-      handles.forEach(owned::push);
-      this.defaultFamily = handles.get(0);
-      this.queue = handles.get(1);
-      this.hosts = handles.get(2);
-      this.schedule = handles.get(3);
-      this.counters = handles.get(4);
-      this.writeOptions = own(new WriteOptions()).setSync(sync).setDisableWAL(false);
-      checkFormat(partitions);
+      this.tuning = tuning(sync, cacheBytes, memtableBytes, groups);
+      this.db = openDatabase(dir, true);
+      this.defaultFamily = handle(0);
+      this.queue = handle(1);
+      this.hosts = handle(2);
+      this.schedule = handle(3);
+      this.counters = handle(4);
+      this.groupsInOwnDatabases = checkRootFormat(partitions, groups);
       // Closed first: what is staged is written before the database closes.
-      this.commits = own(new GroupCommit(batch -> db.write(writeOptions, batch)));
+      this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
       opened = true;
     } catch (RocksDBException e) {
       throw new IllegalStateException("cannot open the frontier store at " + dir + ": " + e.getMessage(), e);
@@ -160,36 +138,177 @@ public final class FrontierStore implements AutoCloseable {
     }
   }
 
-  public static FrontierStore open(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions) {
-    return new FrontierStore(dir, sync, cacheBytes, memtableBytes, partitions);
+  /**
+   * Opens (or creates) the frontier's store in {@code dir} for {@code partitions} partitions served
+   * by {@code groups} lock groups. With more than one group, a new store gives each group a
+   * database of its own ({@link #groupsInOwnDatabases()}); a store written before that keeps all
+   * groups in one.
+   */
+  public static FrontierStore open(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions,
+      int groups) {
+    return new FrontierStore(dir, sync, cacheBytes, memtableBytes, partitions, groups);
   }
 
   /** A view of {@code shared}'s database with a group commit of its own; closing it closes only that. */
   private FrontierStore(FrontierStore shared) {
     this.dir = shared.dir;
+    this.group = shared.group;
+    this.ownsDatabase = false;
+    this.tuning = shared.tuning;
+    this.groupsInOwnDatabases = shared.groupsInOwnDatabases;
     this.db = shared.db;
-    this.writeOptions = shared.writeOptions;
     this.defaultFamily = shared.defaultFamily;
     this.queue = shared.queue;
     this.hosts = shared.hosts;
     this.schedule = shared.schedule;
     this.counters = shared.counters;
-    this.commits = own(new GroupCommit(batch -> db.write(writeOptions, batch)));
+    this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
+  }
+
+  /** The database of group {@code group} (at least 1), in its folder under the root's; see {@link #openGroup}. */
+  private FrontierStore(FrontierStore root, int group, int partitions, boolean create) {
+    this.dir = root.dir.resolve(String.format("group-%02d", group));
+    this.group = group;
+    this.ownsDatabase = true;
+    this.tuning = root.tuning;
+    this.groupsInOwnDatabases = true;
+    boolean opened = false;
+    try {
+      Files.createDirectories(dir);
+      this.db = openDatabase(dir, create);
+      this.defaultFamily = handle(0);
+      this.queue = handle(1);
+      this.hosts = handle(2);
+      this.schedule = handle(3);
+      this.counters = handle(4);
+      checkGroupFormat(groupFormat(partitions, group, tuning.groups()));
+      this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
+      opened = true;
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("cannot open the frontier store at " + dir + ": " + e.getMessage()
+          + (create ? "" : "; the store at " + root.dir + " was created with a database per partition group, and "
+              + "this one is missing or damaged: restore the folder, or start the crawl afresh in a new one"), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the frontier store folder " + dir, e);
+    } finally {
+      if (!opened) {
+        close();
+      }
+    }
   }
 
   /**
-   * The same database with its own group commit: changes staged through it are written in the
-   * order staged, independently of other views', and its reads wait only for its own staged
-   * changes. The frontier gives one to each group of partitions, whose keys no other group
-   * touches. Close views before this store.
+   * The stores of the lock groups, group g at index g: views of this (root) database, each with
+   * its own group commit, when all groups share it ({@link #viewWithOwnCommits()}); else group 0
+   * in the root and every other in a database of its own, in folder {@code group-NN} of the
+   * root's, created with the store. Groups in their own databases write side by side: each has its
+   * own write-ahead log, memtables and write queue, which a shared database serializes
+   * (frontier/README.md, "A database per partition group"). Close them all before the root.
    */
-  public FrontierStore viewWithOwnCommits() {
-    return new FrontierStore(this);
+  public List<FrontierStore> openGroups(int partitions) {
+    checkState(ownsDatabase && group == 0, "only the root opens groups");
+    boolean create = pendingRootFormat != null;
+    List<FrontierStore> stores = new ArrayList<>();
+    try {
+      for (int g = 0; g < tuning.groups(); g++) {
+        stores.add(g == 0 || !groupsInOwnDatabases ? viewWithOwnCommits() : new FrontierStore(this, g, partitions, create));
+      }
+      if (create) {
+        // Last: a crash before this leaves a store that opens as new, and finds the groups made so far.
+        db.put(defaultFamily, tuning.writeOptions(), FORMAT_KEY, pendingRootFormat);
+        pendingRootFormat = null;
+      }
+      return stores;
+    } catch (RocksDBException | RuntimeException e) {
+      for (int i = stores.size() - 1; i >= 0; i--) {
+        stores.get(i).close();
+      }
+      if (e instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException("cannot write the format of the frontier store at " + dir + ": "
+          + e.getMessage(), e);
+    }
   }
 
-  /** Writes what is staged through this store (or view), so that a read elsewhere sees it. */
-  public void writeStaged() {
-    commits.flush();
+  /** False for a view, which shares another store's database (for sums over the store's databases). */
+  public boolean ownsDatabase() {
+    return ownsDatabase;
+  }
+
+  /** True when each lock group has a database of its own (format version 2). */
+  public boolean groupsInOwnDatabases() {
+    return groupsInOwnDatabases;
+  }
+
+  private ColumnFamilyHandle handle(int i) {
+    return handles.get(i);
+  }
+
+  private RocksDB openDatabase(Path at, boolean create) throws RocksDBException {
+    DBOptions dbOptions = own(new DBOptions())
+        .setCreateIfMissing(create)
+        .setCreateMissingColumnFamilies(true)
+        // The limits below are the store's, shared out between its databases.
+        .setMaxOpenFiles(Math.max(64, 512 / tuning.groups()))
+        .setMaxBackgroundJobs(2)
+        .setWriteBufferManager(tuning.buffers())
+        // The WAL is kept until every column family has flushed what it covers; the
+        // small families would otherwise hold it for a long time.
+        .setMaxTotalWalSize(Math.max(32L << 20, (256L << 20) / tuning.groups()))
+        .setBytesPerSync(1L << 20)
+        .setKeepLogFileNum(3)
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        // Replaying the log into memtables is enough; flushing them at every open costs time.
+        .setAvoidFlushDuringRecovery(true)
+        // One writer at a time per partition group (GroupCommit), so concurrent memtable
+        // inserts buy little; and the counters' in-place updates need them off.
+        .setAllowConcurrentMemtableWrite(false)
+        // Groups that share a database write side by side: with the log append of one write
+        // overlapping the memtable inserts of the one before, 2 threads on 4 groups did 73-74 k
+        // next+complete/s against 58-60 k without (frontier/README.md, "A lock per partition group").
+        .setEnablePipelinedWrite(true);
+    List<ColumnFamilyHandle> opened = new ArrayList<>();
+    RocksDB database = RocksDB.open(dbOptions, at.toString(), tuning.families(), opened);
+    // Handles are closed before the database, the database before its options.
+    owned.push(database);
+    opened.forEach(owned::push);
+    handles.addAll(opened);
+    return database;
+  }
+
+  private Tuning tuning(boolean sync, long cacheBytes, long memtableBytes, int groups) {
+    Cache cache = own(new LRUCache(cacheBytes));
+    WriteBufferManager buffers = own(new WriteBufferManager(memtableBytes, cache));
+    BloomFilter hostBloom = own(new BloomFilter(10));
+    TablePropertiesCollectorFactory deletions =
+        // Queues are consumed from their head: an SST whose sliding window of 1,024 entries
+        // holds 256 deletes is compacted early, so seeks skip few tombstones.
+        own(TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(1024, 256, 0.0));
+    // RocksJava sets collector factories on Options only; the column family copies them.
+    Options withCollector = own(new Options());
+    withCollector.setTablePropertiesCollectorFactory(List.of(deletions));
+    ColumnFamilyOptions queueOptions =
+        familyOptions(own(new ColumnFamilyOptions(withCollector)), cache, null, 32L << 20, 4 << 10);
+    ColumnFamilyOptions hostOptions = familyOptions(own(new ColumnFamilyOptions()), cache, hostBloom, 16L << 20,
+        4 << 10);
+    ColumnFamilyOptions scheduleOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 8L << 20,
+        4 << 10);
+    ColumnFamilyOptions smallOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 4L << 20,
+        4 << 10);
+    // Every operation rewrites its partition's counters, a value of fixed size: updated in place,
+    // the memtable holds one entry per partition instead of one per operation, and an insert
+    // no longer searches a skiplist of a hundred thousand versions.
+    ColumnFamilyOptions counterOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 4L << 20,
+        4 << 10).setInplaceUpdateSupport(true);
+    List<ColumnFamilyDescriptor> families = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, smallOptions),
+        new ColumnFamilyDescriptor(bytes("queue"), queueOptions),
+        new ColumnFamilyDescriptor(bytes("hosts"), hostOptions),
+        new ColumnFamilyDescriptor(bytes("schedule"), scheduleOptions),
+        new ColumnFamilyDescriptor(bytes("counters"), counterOptions));
+    WriteOptions writeOptions = own(new WriteOptions()).setSync(sync).setDisableWAL(false);
+    return new Tuning(cache, buffers, families, writeOptions, groups);
   }
 
   private static ColumnFamilyOptions familyOptions(ColumnFamilyOptions options, Cache cache, BloomFilter bloom,
@@ -217,17 +336,73 @@ public final class FrontierStore implements AutoCloseable {
         .setTargetFileSizeBase(64L << 20);
   }
 
-  private void checkFormat(int partitions) throws RocksDBException {
+  static byte[] format(int partitions) {
+    byte[] v = new byte[5];
+    v[0] = FORMAT_VERSION;
+    Bytes.putI32(v, 1, partitions);
+    return v;
+  }
+
+  static byte[] groupFormat(int partitions, int group, int groups) {
+    byte[] v = new byte[9];
+    v[0] = FORMAT_VERSION_GROUP_DATABASES;
+    Bytes.putI32(v, 1, partitions);
+    v[5] = (byte) (group >>> 8);
+    v[6] = (byte) group;
+    v[7] = (byte) (groups >>> 8);
+    v[8] = (byte) groups;
+    return v;
+  }
+
+  /**
+   * Checks (or, in a new store, decides) the root's format; returns whether the groups have
+   * databases of their own. A new store with one group is written in format 1 at once; with
+   * more, in format 2 once {@link #openGroups} has made every group's database. A store of
+   * format 1 with more than one group (written before groups had databases) keeps them in one.
+   */
+  private boolean checkRootFormat(int partitions, int groups) throws RocksDBException {
     byte[] stored = db.get(defaultFamily, FORMAT_KEY);
     if (stored == null) {
-      byte[] v = new byte[5];
-      v[0] = FORMAT_VERSION;
-      Bytes.putI32(v, 1, partitions);
-      db.put(defaultFamily, writeOptions, FORMAT_KEY, v);
+      if (groups == 1) {
+        db.put(defaultFamily, tuning.writeOptions(), FORMAT_KEY, format(partitions));
+        return false;
+      }
+      pendingRootFormat = groupFormat(partitions, 0, groups);
+      return true;
+    }
+    checkState(stored[0] == FORMAT_VERSION || stored[0] == FORMAT_VERSION_GROUP_DATABASES,
+        "frontier store at %s has format version %s, this code reads %s and %s", dir, stored[0], FORMAT_VERSION,
+        FORMAT_VERSION_GROUP_DATABASES);
+    checkPartitions(stored, partitions);
+    if (stored[0] == FORMAT_VERSION) {
+      return false;
+    }
+    checkGroupFormat(stored, groupFormat(partitions, 0, groups));
+    return true;
+  }
+
+  /** Checks a group database's format record, or writes it in a new one. */
+  private void checkGroupFormat(byte[] expected) throws RocksDBException {
+    byte[] stored = db.get(defaultFamily, FORMAT_KEY);
+    if (stored == null) {
+      db.put(defaultFamily, tuning.writeOptions(), FORMAT_KEY, expected);
       return;
     }
-    checkState(stored[0] == FORMAT_VERSION, "frontier store at %s has format version %s, this code reads %s", dir,
-        stored[0], FORMAT_VERSION);
+    checkGroupFormat(stored, expected);
+  }
+
+  private void checkGroupFormat(byte[] stored, byte[] expected) {
+    checkPartitions(stored, Bytes.getI32(expected, 1));
+    checkState(java.util.Arrays.equals(stored, expected), "frontier database at %s holds group %s of %s, this code "
+        + "expects group %s of %s there", dir, groupOf(stored, 5), groupOf(stored, 7), groupOf(expected, 5),
+        groupOf(expected, 7));
+  }
+
+  private static int groupOf(byte[] record, int at) {
+    return record.length < at + 2 ? -1 : ((record[at] & 0xFF) << 8) | (record[at + 1] & 0xFF);
+  }
+
+  private void checkPartitions(byte[] stored, int partitions) {
     int storedPartitions = Bytes.getI32(stored, 1);
     checkState(storedPartitions == partitions,
         "frontier store at %s was written with %s partitions, the options ask for %s; every stored key carries "

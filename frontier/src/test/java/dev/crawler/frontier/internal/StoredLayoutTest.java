@@ -161,6 +161,10 @@ class StoredLayoutTest {
   void storeFormatRecordIsPinned() {
     assertThat(new String(FrontierStore.FORMAT_KEY, StandardCharsets.US_ASCII)).isEqualTo("frontier-format");
     assertThat(FrontierStore.FORMAT_VERSION).isEqualTo(1);
+    assertThat(FrontierStore.FORMAT_VERSION_GROUP_DATABASES).isEqualTo(2);
+    assertThat(HEX.formatHex(FrontierStore.format(4))).isEqualTo("01" + "00000004");
+    // partitions 4, group 1 of 4
+    assertThat(HEX.formatHex(FrontierStore.groupFormat(4, 1, 4))).isEqualTo("02" + "00000004" + "0001" + "0004");
   }
 
   @Test

@@ -1,0 +1,98 @@
+package dev.crawler.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawler.frontier.internal.FrontierStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** With more than one partition group, each group has a RocksDB database of its own. */
+class GroupDatabasesTest {
+  @TempDir Path dir;
+  final ManualClock clock = new ManualClock(1_000_000);
+
+  FrontierOptions options(int partitions) {
+    return FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).partitions(partitions).build();
+  }
+
+  @Test
+  void eachGroupHasADatabaseOfItsOwnAndEveryUrlSurvivesAReopen() throws Exception {
+    List<String> offered;
+    try (Frontier f = Frontier.open(dir, options(4))) {
+      offered = FrontierTest.offerToHosts(f, 40, 3);
+    }
+    assertThat(groupFolders()).containsExactly("group-01", "group-02", "group-03");
+    try (Frontier f = Frontier.open(dir, options(4))) {
+      assertThat(f.stats().queuedUrls()).isEqualTo(120);
+      assertThat(FrontierTest.drainAdvancingClock(f, clock, 3)).containsExactlyInAnyOrderElementsOf(offered);
+      assertThat(f.stats().queuedUrls()).isZero();
+    }
+  }
+
+  @Test
+  void aMissingGroupDatabaseIsAClearErrorNotAnEmptyGroup() throws Exception {
+    try (Frontier f = Frontier.open(dir, options(4))) {
+      FrontierTest.offerToHosts(f, 40, 3);
+    }
+    deleteRecursively(dir.resolve("group-02"));
+    assertThatThrownBy(() -> Frontier.open(dir, options(4)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("group-02")
+        .hasMessageContaining("missing or damaged");
+  }
+
+  @Test
+  void aGroupDatabaseInAnotherGroupsFolderIsRefused() throws Exception {
+    Frontier.open(dir, options(4)).close();
+    Files.move(dir.resolve("group-01"), dir.resolve("swap"));
+    Files.move(dir.resolve("group-02"), dir.resolve("group-01"));
+    Files.move(dir.resolve("swap"), dir.resolve("group-02"));
+    assertThatThrownBy(() -> Frontier.open(dir, options(4)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("holds group 2 of 4, this code expects group 1 of 4 there");
+  }
+
+  /** Written before groups had databases of their own (format 1): all groups stay in the one database. */
+  @Test
+  void aStoreWithAllGroupsInOneDatabaseKeepsThemThere() throws Exception {
+    FrontierStore.open(dir, false, 8 << 20, 8 << 20, 4, 1).close();
+    List<String> offered;
+    try (Frontier f = Frontier.open(dir, options(4))) {
+      offered = FrontierTest.offerToHosts(f, 40, 3);
+    }
+    try (Frontier f = Frontier.open(dir, options(4))) {
+      assertThat(FrontierTest.drainAdvancingClock(f, clock, 3)).containsExactlyInAnyOrderElementsOf(offered);
+    }
+    assertThat(groupFolders()).isEmpty();
+  }
+
+  @Test
+  void oneGroupHasOnlyTheRootDatabase() throws Exception {
+    try (Frontier f = Frontier.open(dir, options(1))) {
+      FrontierTest.offerToHosts(f, 5, 2);
+    }
+    assertThat(groupFolders()).isEmpty();
+  }
+
+  private List<String> groupFolders() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
