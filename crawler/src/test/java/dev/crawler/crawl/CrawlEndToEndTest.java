@@ -23,6 +23,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,12 +67,20 @@ class CrawlEndToEndTest {
   }
 
   static Crawl open(Path dir, String maxPages, Crawl.Start start) throws Exception {
-    CrawlConfig config = config(dir, maxPages, "unlimited");
+    return open(dir, maxPages, 1, start);
+  }
+
+  static Crawl open(Path dir, String maxPages, int partitions, Crawl.Start start) throws Exception {
+    CrawlConfig config = config(dir, maxPages, "unlimited", partitions);
     return Crawl.open(config, start, CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()));
   }
 
-  /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed. */
   static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost) throws Exception {
+    return config(dir, maxPages, maxPagesPerHost, 1);
+  }
+
+  /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed. */
+  static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost, int partitions) throws Exception {
     String yaml = """
         crawl:
           data-dir: '%s'
@@ -83,13 +93,15 @@ class CrawlEndToEndTest {
           default-delay: 0ms
         fetch:
           workers: 8
+        frontier:
+          partitions: %s
         scope:
           allow-private-addresses: true
         seen:
           expected-urls: 100_000
         stats:
           interval: 500ms
-        """.formatted(dir, maxPages, maxPagesPerHost);
+        """.formatted(dir, maxPages, maxPagesPerHost, partitions);
     return ConfigLoader.parse(yaml, "test", dir.getParent());
   }
 
@@ -153,15 +165,17 @@ class CrawlEndToEndTest {
     }
   }
 
-  @Test
-  void aStoppedCrawlResumesWithoutFetchingAnythingTwice(@TempDir Path dir) throws Exception {
+  /** With 4 partitions the frontier has 4 lock groups, each with a database of its own. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void aStoppedCrawlResumesWithoutFetchingAnythingTwice(int partitions, @TempDir Path dir) throws Exception {
     RequestLog log = site.requests();
     int before = log.all().size();
     Path crawl2 = dir.resolve("crawl");
-    try (Crawl first = open(crawl2, "30", Crawl.Start.NEW)) {
+    try (Crawl first = open(crawl2, "30", partitions, Crawl.Start.NEW)) {
       assertThat(first.run()).isEqualTo(StopReason.MAX_PAGES);
     }
-    try (Crawl second = open(crawl2, "unlimited", Crawl.Start.RESUME)) {
+    try (Crawl second = open(crawl2, "unlimited", partitions, Crawl.Start.RESUME)) {
       assertThat(second.run()).isEqualTo(StopReason.FINISHED);
     }
     Map<String, Long> counts = new java.util.HashMap<>();
@@ -170,5 +184,9 @@ class CrawlEndToEndTest {
         .forEach(r -> counts.merge(r.host() + r.target(), 1L, Long::sum));
     assertThat(counts).hasSizeGreaterThan(30);
     assertThat(counts).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));
+    assertThat(log.all().subList(before, log.all().size()).stream()
+        .map(r -> "http://" + r.host() + ":" + site.port() + r.target()).distinct())
+        .as("the two runs together fetch the whole site").containsExactlyInAnyOrderElementsOf(
+            site.expectedFetches(IN_SCOPE));
   }
 }
