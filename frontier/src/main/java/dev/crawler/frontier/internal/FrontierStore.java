@@ -66,21 +66,6 @@ public final class FrontierStore implements AutoCloseable {
   /** Shared by the root, its views and its groups' databases; owned (closed) by the root. */
   private final Tuning tuning;
   private final boolean groupsInOwnDatabases;
-  /**
-   * The same database with its own group commit: changes staged through it are written in the
-   * order staged, independently of other views', and its reads wait only for its own staged
-   * changes. Given to each group of partitions that shares the root's database, whose keys no
-   * other group touches. Close views before this store.
-   */
-  private FrontierStore viewWithOwnCommits() {
-    return new FrontierStore(this);
-  }
-
-  /** Writes what is staged through this store (or view), so that a read elsewhere sees it. */
-  public void writeStaged() {
-    commits.flush();
-  }
-
   /** False for a view, which shares another store's database. */
   private final boolean ownsDatabase;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -229,6 +214,21 @@ public final class FrontierStore implements AutoCloseable {
       throw new IllegalStateException("cannot write the format of the frontier store at " + dir + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The same database with its own group commit: changes staged through it are written in the
+   * order staged, independently of other views', and its reads wait only for its own staged
+   * changes. Given to each group of partitions that shares the root's database, whose keys no
+   * other group touches. Close views before this store.
+   */
+  private FrontierStore viewWithOwnCommits() {
+    return new FrontierStore(this);
+  }
+
+  /** Writes what is staged through this store (or view), so that a read elsewhere sees it. */
+  public void writeStaged() {
+    commits.flush();
   }
 
   /** False for a view, which shares another store's database (for sums over the store's databases). */
