@@ -262,8 +262,12 @@ public final class BloomFilter {
    * independent of each other and of the block choice.
    */
   private int position(long low, int i) {
+    if (i < positionsPerWord) {
+      // Every position of k <= 7 on cache-line blocks (1% and above): no division, no remix.
+      return (int) (low >>> (i * positionBits)) & positionMask;
+    }
     int word = i / positionsPerWord;
-    long x = word == 0 ? low : Murmur3.fmix64(low + word * GOLDEN);
+    long x = Murmur3.fmix64(low + word * GOLDEN);
     return (int) (x >>> ((i - word * positionsPerWord) * positionBits)) & positionMask;
   }
 
