@@ -191,7 +191,8 @@ public final class ConfigKeys {
       choice(CrawlConfig.Frontier.SyncPolicy.class), "wal",
       "wal: accepted URLs survive a killed process; fsync: they survive a power cut too, at a cost in speed.");
   public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
-      integer(1, 65_536), "1", "Host partitions (hash of host mod this): a cluster splits the crawl by them; they share up to 16 locks.");
+      integer(1, 65_536), "1", "Host partitions (hash of host mod this): a cluster splits the crawl by them; "
+          + "up to 16 groups, each with its own lock and database.");
 
   // ------------------------------------------------------------------ output
   public static final ConfigKey<Boolean> OUTPUT_WARC = ConfigKey.of("output.warc", bool(), "true",
