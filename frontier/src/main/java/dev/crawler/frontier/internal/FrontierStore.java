@@ -510,7 +510,7 @@ public final class FrontierStore implements AutoCloseable {
    * opening one costs about as much as a seek, so reading the heads of a thousand queues
    * with one halves the work. The ranges should be in ascending order. The bounds are checked
    * here, not by RocksDB, so a range whose every entry is deleted is scanned over its
-   * tombstones up to the next live key.
+   * tombstones up to the next live key; the ranges it passed on the way are not sought again.
    */
   public void scanEach(ColumnFamilyHandle family, List<byte[]> froms, List<byte[]> uppers, RangeVisitor visitor) {
     if (froms.isEmpty()) {
@@ -520,11 +520,26 @@ public final class FrontierStore implements AutoCloseable {
     iteratorsOpened++;
     seeks += froms.size();
     try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(family, read)) {
+      // True while the iterator is at the first live key at or after the start of the range read
+      // last (or at the end): it then never went past a live key it did not visit.
+      boolean onFirstLiveKey = false;
       for (int i = 0; i < froms.size(); i++) {
+        byte[] from = froms.get(i);
         byte[] upper = uppers.get(i);
-        for (it.seek(froms.get(i)); it.isValid(); it.next()) {
+        // A seek that finds a range empty goes on over tombstones to the next live key, which
+        // may lie past many ranges of this batch whose queues were emptied too (a drained
+        // partition): those need no seek of their own, each skipping the same tombstones again.
+        if (!onFirstLiveKey || (it.isValid() && Bytes.compare(it.key(), from) < 0)) {
+          it.seek(from);
+        }
+        onFirstLiveKey = true;
+        for (; it.isValid(); it.next()) {
           byte[] key = it.key();
-          if (Bytes.compare(key, upper) >= 0 || !visitor.visit(i, key, it.value())) {
+          if (Bytes.compare(key, upper) >= 0) {
+            break;
+          }
+          if (!visitor.visit(i, key, it.value())) {
+            onFirstLiveKey = false;   // stopped inside the range
             break;
           }
         }
