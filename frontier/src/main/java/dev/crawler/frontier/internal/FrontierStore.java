@@ -523,25 +523,25 @@ public final class FrontierStore implements AutoCloseable {
       // True while the iterator is at the first live key at or after the start of the range read
       // last (or at the end): it then never went past a live key it did not visit.
       boolean onFirstLiveKey = false;
+      byte[] at = null;   // the key the iterator is at; null at the end
       for (int i = 0; i < froms.size(); i++) {
         byte[] from = froms.get(i);
         byte[] upper = uppers.get(i);
         // A seek that finds a range empty goes on over tombstones to the next live key, which
         // may lie past many ranges of this batch whose queues were emptied too (a drained
         // partition): those need no seek of their own, each skipping the same tombstones again.
-        if (!onFirstLiveKey || (it.isValid() && Bytes.compare(it.key(), from) < 0)) {
+        if (!onFirstLiveKey || (at != null && Bytes.compare(at, from) < 0)) {
           it.seek(from);
+          at = it.isValid() ? it.key() : null;
         }
         onFirstLiveKey = true;
-        for (; it.isValid(); it.next()) {
-          byte[] key = it.key();
-          if (Bytes.compare(key, upper) >= 0) {
-            break;
-          }
-          if (!visitor.visit(i, key, it.value())) {
+        while (at != null && Bytes.compare(at, upper) < 0) {
+          if (!visitor.visit(i, at, it.value())) {
             onFirstLiveKey = false;   // stopped inside the range
             break;
           }
+          it.next();
+          at = it.isValid() ? it.key() : null;
         }
         it.status();
       }
