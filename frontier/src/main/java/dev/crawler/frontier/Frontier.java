@@ -76,7 +76,7 @@ public final class Frontier implements AutoCloseable {
   /** The root database: the store's format, and group 0 (every group, in a store written before groups had their own). */
   private final FrontierStore store;
   /** Each group's store, group g at g: a view of the root, or a database of its own. */
-  private List<FrontierStore> groupStores = List.of();
+  private final List<FrontierStore> groupStores;
   private final int partitions;
   private final PartitionGroup[] groups;
   /** Where the next call of {@link #next} starts looking, so every group is looked at first in turn. */
@@ -103,11 +103,12 @@ public final class Frontier implements AutoCloseable {
     this.store = FrontierStore.open(dir, options.sync() == SyncPolicy.FSYNC, options.blockCacheBytes(),
         options.memtableBytes(), partitions, groupCount);
     this.groups = new PartitionGroup[groupCount];
+    List<FrontierStore> opened = new ArrayList<>();
     try {
-      this.groupStores = store.openGroups(partitions);
+      opened.addAll(store.openGroups(partitions));
       PartitionCounters[] counters = new PartitionCounters[partitions];
       long[] lastSeq = {0};
-      for (FrontierStore database : databases()) {
+      for (FrontierStore database : databases(opened)) {
         database.scan(database.counters, new byte[0], new byte[] {(byte) 0xFF}, (k, v) -> {
           PartitionCounters c = PartitionCounters.decode(k, v);
           checkState(c.partition < partitions, "counters of partition %s in a store of %s partitions", c.partition,
@@ -118,12 +119,13 @@ public final class Frontier implements AutoCloseable {
         });
       }
       for (int g = 0; g < groupCount; g++) {
-        groups[g] = new PartitionGroup(this, groupStores.get(g), options, g, groupCount, counters, lastSeq[0]);
+        groups[g] = new PartitionGroup(this, opened.get(g), options, g, groupCount, counters, lastSeq[0]);
       }
     } catch (RuntimeException e) {
-      closeGroupsAndStore();
+      closeGroupsAndStores(opened);
       throw e;
     }
+    this.groupStores = List.copyOf(opened);
     // Leases do not survive a restart: nothing is in flight, and every URL leased before is
     // still in its queue at or after its host's first key, where the next read starts.
   }
@@ -343,7 +345,7 @@ public final class Frontier implements AutoCloseable {
       for (PartitionGroup group : groups) {
         group.writeStaged();
       }
-      for (FrontierStore database : databases()) {
+      for (FrontierStore database : databases(groupStores)) {
         database.flush();
       }
     } finally {
@@ -357,7 +359,7 @@ public final class Frontier implements AutoCloseable {
     try {
       checkUsable();
       long sum = 0;
-      for (FrontierStore database : databases()) {
+      for (FrontierStore database : databases(groupStores)) {
         sum += database.property(name);
       }
       return sum;
@@ -416,17 +418,17 @@ public final class Frontier implements AutoCloseable {
       }
       closed = true;
       workChanged(true);
-      closeGroupsAndStore();
+      closeGroupsAndStores(groupStores);
     } finally {
       closeLock.unlock();
     }
   }
 
   /** The store's databases: the root, and the groups' own if they have them. */
-  private List<FrontierStore> databases() {
+  private List<FrontierStore> databases(List<FrontierStore> stores) {
     List<FrontierStore> databases = new ArrayList<>();
     databases.add(store);
-    for (FrontierStore groupStore : groupStores) {
+    for (FrontierStore groupStore : stores) {
       if (groupStore.ownsDatabase()) {
         databases.add(groupStore);
       }
@@ -435,7 +437,7 @@ public final class Frontier implements AutoCloseable {
   }
 
   /** Each group waits for its operation in progress and writes what it staged; then the databases close. */
-  private void closeGroupsAndStore() {
+  private void closeGroupsAndStores(List<FrontierStore> stores) {
     try {
       for (PartitionGroup group : groups) {
         if (group != null) {
@@ -444,7 +446,7 @@ public final class Frontier implements AutoCloseable {
       }
     } finally {
       // A group's store whose group was never made (a failed open) is closed here; closing twice is harmless.
-      for (FrontierStore groupStore : groupStores) {
+      for (FrontierStore groupStore : stores) {
         groupStore.close();
       }
       store.close();
