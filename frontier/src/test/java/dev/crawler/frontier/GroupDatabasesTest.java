@@ -75,6 +75,16 @@ class GroupDatabasesTest {
   }
 
   @Test
+  void aStoreWithGroupDatabasesRefusesAnotherPartitionCount() {
+    Frontier.open(dir, options(4)).close();
+    for (int partitions : new int[] {1, 8}) {
+      assertThatThrownBy(() -> Frontier.open(dir, options(partitions)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("written with 4 partitions, the options ask for " + partitions);
+    }
+  }
+
+  @Test
   void oneGroupHasOnlyTheRootDatabase() throws Exception {
     try (Frontier f = Frontier.open(dir, options(1))) {
       FrontierTest.offerToHosts(f, 5, 2);
