@@ -245,7 +245,6 @@ final class PartitionGroup {
       }
       // Known empty and this was the last fetch in flight: the host goes idle now.
       boolean idle = !keep && h.exhausted() && h.inFlight() == 1;
-      byte[] hostStateKey = HostState.key(h.partition, h.hostKeyUtf8);
       byte[] oldScheduleKey = h.scheduleKey();
       byte[] newScheduleKey;
       byte[] newState;
@@ -258,6 +257,7 @@ final class PartitionGroup {
         newState = after.consecutiveFailures() != before.consecutiveFailures()
             ? after.withActive(true, wait.nextAllowedMillis()).encode() : null;
       }
+      byte[] hostStateKey = newState == null ? null : HostState.key(h.partition, h.hostKeyUtf8);
       byte[] counterKey = c.key();
       byte[] counterValue = c.encode();
       long ticket = stage(batch -> {

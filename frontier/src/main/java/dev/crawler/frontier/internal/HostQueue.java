@@ -197,8 +197,8 @@ public final class HostQueue {
   }
 
   public boolean isLeased(byte[] key) {
-    for (byte[] k : leased) {
-      if (Arrays.equals(k, key)) {
+    for (int i = 0; i < leased.size(); i++) {   // no iterator: called for every completion and URL read
+      if (Arrays.equals(leased.get(i), key)) {
         return true;
       }
     }

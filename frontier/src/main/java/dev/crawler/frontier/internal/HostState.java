@@ -81,6 +81,9 @@ public record HostState(boolean active, long nextAllowedMillis, long crawlDelayM
   }
 
   public HostState withFailures(int consecutiveFailures) {
+    if (consecutiveFailures == this.consecutiveFailures) {
+      return this;   // every successful fetch: no object for nothing changed
+    }
     return new HostState(active, nextAllowedMillis, crawlDelayMillis, connectionLimit, consecutiveFailures);
   }
 }

@@ -26,6 +26,8 @@ public final class PartitionCounters {
   static final int VALUE_BYTES = 49;
 
   public final int partition;
+  /** Written with every operation of the partition; made once (callers must not change it). */
+  private final byte[] key;
   public long queued;
   public long hosts;
   public long lastSeq;
@@ -35,10 +37,11 @@ public final class PartitionCounters {
 
   public PartitionCounters(int partition) {
     this.partition = partition;
+    this.key = key(partition);
   }
 
   public byte[] key() {
-    return key(partition);
+    return key;
   }
 
   public static byte[] key(int partition) {
