@@ -126,7 +126,7 @@ public final class FrontierStore implements AutoCloseable {
   /**
    * Opens (or creates) the frontier's store in {@code dir} for {@code partitions} partitions served
    * by {@code groups} lock groups. With more than one group, a new store gives each group a
-   * database of its own ({@link #groupsInOwnDatabases()}); a store written before that keeps all
+   * database of its own ({@link #openGroups}); a store written before that keeps all
    * groups in one.
    */
   public static FrontierStore open(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions,
@@ -150,7 +150,7 @@ public final class FrontierStore implements AutoCloseable {
     this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
   }
 
-  /** The database of group {@code group} (at least 1), in its folder under the root's; see {@link #openGroup}. */
+  /** The database of group {@code group} (at least 1), in its folder under the root's; see {@link #openGroups}. */
   private FrontierStore(FrontierStore root, int group, int partitions, boolean create) {
     this.dir = root.dir.resolve(String.format("group-%02d", group));
     this.group = group;
@@ -159,7 +159,9 @@ public final class FrontierStore implements AutoCloseable {
     this.groupsInOwnDatabases = true;
     boolean opened = false;
     try {
-      Files.createDirectories(dir);
+      if (create) {
+        Files.createDirectories(dir);
+      }
       this.db = openDatabase(dir, create);
       this.defaultFamily = handle(0);
       this.queue = handle(1);
@@ -236,11 +238,6 @@ public final class FrontierStore implements AutoCloseable {
     return ownsDatabase;
   }
 
-  /** True when each lock group has a database of its own (format version 2). */
-  public boolean groupsInOwnDatabases() {
-    return groupsInOwnDatabases;
-  }
-
   private ColumnFamilyHandle handle(int i) {
     return handles.get(i);
   }
@@ -264,9 +261,11 @@ public final class FrontierStore implements AutoCloseable {
         // One writer at a time per partition group (GroupCommit), so concurrent memtable
         // inserts buy little; and the counters' in-place updates need them off.
         .setAllowConcurrentMemtableWrite(false)
-        // Groups that share a database write side by side: with the log append of one write
-        // overlapping the memtable inserts of the one before, 2 threads on 4 groups did 73-74 k
-        // next+complete/s against 58-60 k without (frontier/README.md, "A lock per partition group").
+        // Groups that share a database (a store written before each had its own) write side by
+        // side: with the log append of one write overlapping the memtable inserts of the one
+        // before, 2 threads on 4 groups did 73-74 k next+complete/s against 58-60 k without
+        // (frontier/README.md, "A lock per partition group"). With a database per group it is
+        // neither a gain nor a loss ("A database per partition group").
         .setEnablePipelinedWrite(true);
     List<ColumnFamilyHandle> opened = new ArrayList<>();
     RocksDB database = RocksDB.open(dbOptions, at.toString(), tuning.families(), opened);
