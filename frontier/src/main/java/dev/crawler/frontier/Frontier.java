@@ -79,7 +79,11 @@ public final class Frontier implements AutoCloseable {
   private final List<FrontierStore> groupStores;
   private final int partitions;
   private final PartitionGroup[] groups;
-  /** Where the next call of {@link #next} starts looking, so every group is looked at first in turn. */
+  /**
+   * Where the next call of {@link #next} starts looking, so every group is looked at first in turn;
+   * consecutive calls, from different threads, start at different groups (a random start instead
+   * made them meet on one lock: 57 k against 74 k next+complete/s, frontier/README.md).
+   */
   private final AtomicInteger nextGroup = new AtomicInteger();
   /** Guards close against the store reads that no group lock covers (properties, flush). */
   private final ReentrantLock closeLock = new ReentrantLock();
