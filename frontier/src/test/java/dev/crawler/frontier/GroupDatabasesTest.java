@@ -84,6 +84,30 @@ class GroupDatabasesTest {
     }
   }
 
+  /**
+   * A crash while a new store is being created, after its group databases exist and before the
+   * root's format record is written (the last step), leaves group folders beside a root with no
+   * format: the next open takes it as new, and the group databases it finds as its own.
+   */
+  @Test
+  void groupDatabasesMadeBeforeACrashAreTakenUpByTheNextOpen() throws Exception {
+    Path first = dir.resolve("first");
+    Frontier.open(first, options(4)).close();
+    Path crashed = dir.resolve("crashed");
+    Files.createDirectories(crashed);
+    for (String group : List.of("group-01", "group-02", "group-03")) {
+      copyRecursively(first.resolve(group), crashed.resolve(group));
+    }
+    List<String> offered;
+    try (Frontier f = Frontier.open(crashed, options(4))) {
+      assertThat(f.stats().queuedUrls()).isZero();
+      offered = FrontierTest.offerToHosts(f, 20, 2);
+    }
+    try (Frontier f = Frontier.open(crashed, options(4))) {
+      assertThat(FrontierTest.drainAdvancingClock(f, clock, 3)).containsExactlyInAnyOrderElementsOf(offered);
+    }
+  }
+
   @Test
   void oneGroupHasOnlyTheRootDatabase() throws Exception {
     try (Frontier f = Frontier.open(dir, options(1))) {
@@ -95,6 +119,14 @@ class GroupDatabasesTest {
   private List<String> groupFolders() throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private static void copyRecursively(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : files.toList()) {
+        Files.copy(p, to.resolve(from.relativize(p).toString()));
+      }
     }
   }
 
