@@ -35,7 +35,7 @@ final class PartitionGroup {
   private static final byte[] SCHEDULE_VALUE = {ScheduleKey.VALUE_VERSION};
 
   private final Frontier owner;
-  /** A view of the frontier's database with this group's own group commit. */
+  /** This group's database (its own, or a view of the root's with a group commit of its own). */
   private final FrontierStore store;
   private final Politeness politeness;
   private final HostSchedule schedule;

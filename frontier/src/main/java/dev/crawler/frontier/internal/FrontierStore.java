@@ -33,18 +33,24 @@ import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
- * The frontier's RocksDB database: its column families, its tuning, and the few
- * operations the frontier needs (atomic batches, point reads, bounded scans).
+ * The frontier's RocksDB databases: their column families, their tuning, and the few
+ * operations the frontier needs (atomic batches, point reads, bounded scans). The root, opened
+ * by {@link #open}, holds the store's format and lock group 0; with more than one group, each
+ * other group has a database of its own in a folder of the root's ({@link #openGroups}).
  *
  * <p>Column families: {@code queue} ({@link QueuedUrl}), {@code hosts} ({@link HostState}),
  * {@code schedule} ({@link ScheduleKey}), {@code counters} ({@link PartitionCounters}), and
- * {@code default}, which holds one store-wide record, the format:
- * key {@code "frontier-format"}, value {@code [version 1][partitions u32]}, so that a store is
- * never opened with a different partition count than it was written with.
+ * {@code default}, which holds one record, the format: key {@code "frontier-format"}, value
+ * {@code [1][partitions u32]} (all groups in this database) or
+ * {@code [2][partitions u32][group u16][groups u16]} (a database per group), so that a store is
+ * never opened with a different partition count than it was written with, nor a group's
+ * database taken for another's.
  *
- * <p>Native memory is bounded: one LRU block cache shared by all column families, with
- * index and filter blocks charged to it, and memtables charged to it too through a write
- * buffer manager. The write-ahead log is always on; {@code sync} adds an fsync per write.
+ * <p>Native memory is bounded: one LRU block cache shared by all column families of all the
+ * databases, and memtables charged to it through one write buffer manager. Index and filter
+ * blocks are held with their table readers, outside the cache (about 30 bytes a data block; see
+ * {@code familyOptions}). The write-ahead log is always on; {@code sync} adds an
+ * fsync per write.
  *
  * <p>Owns every RocksDB object it creates and closes them in reverse order of creation.
  */
