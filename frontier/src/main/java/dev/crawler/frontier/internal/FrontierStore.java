@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Function;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -99,36 +100,6 @@ public final class FrontierStore implements AutoCloseable {
   private record Tuning(Cache cache, WriteBufferManager buffers, List<ColumnFamilyDescriptor> families,
       WriteOptions writeOptions, int groups) {}
 
-  /** Opens the root database, at {@code dir}: the store-wide format record and group 0 (all groups in layout 1). */
-  private FrontierStore(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions, int groups) {
-    this.dir = dir;
-    this.group = 0;
-    this.ownsDatabase = true;
-    boolean opened = false;
-    try {
-      Files.createDirectories(dir);
-      this.tuning = tuning(sync, cacheBytes, memtableBytes, groups);
-      this.db = openDatabase(dir, true);
-      this.defaultFamily = handle(0);
-      this.queue = handle(1);
-      this.hosts = handle(2);
-      this.schedule = handle(3);
-      this.counters = handle(4);
-      this.groupsInOwnDatabases = checkRootFormat(partitions, groups);
-      // Closed first: what is staged is written before the database closes.
-      this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
-      opened = true;
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("cannot open the frontier store at " + dir + ": " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the frontier store folder " + dir, e);
-    } finally {
-      if (!opened) {
-        close();
-      }
-    }
-  }
-
   /**
    * Opens (or creates) the frontier's store in {@code dir} for {@code partitions} partitions served
    * by {@code groups} lock groups. With more than one group, a new store gives each group a
@@ -137,7 +108,8 @@ public final class FrontierStore implements AutoCloseable {
    */
   public static FrontierStore open(Path dir, boolean sync, long cacheBytes, long memtableBytes, int partitions,
       int groups) {
-    return new FrontierStore(dir, sync, cacheBytes, memtableBytes, partitions, groups);
+    return new FrontierStore(dir, 0, null, partitions, true,
+        root -> root.tuning(sync, cacheBytes, memtableBytes, groups));
   }
 
   /** A view of {@code shared}'s database with a group commit of its own; closing it closes only that. */
@@ -156,25 +128,36 @@ public final class FrontierStore implements AutoCloseable {
     this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
   }
 
-  /** The database of group {@code group} (at least 1), in its folder under the root's; see {@link #openGroups}. */
-  private FrontierStore(FrontierStore root, int group, int partitions, boolean create) {
-    this.dir = root.dir.resolve(String.format("group-%02d", group));
+  /**
+   * Opens a database of the store: the root ({@code root} null) at {@code dir}, with the
+   * store-wide format record and group 0 (every group in layout 1), and the tuning it owns; or
+   * the database of group {@code group} (at least 1), in its folder under the root's, with the
+   * root's tuning ({@link #openGroups}).
+   */
+  private FrontierStore(Path dir, int group, FrontierStore root, int partitions, boolean create,
+      Function<FrontierStore, Tuning> tuningOf) {
+    this.dir = dir;
     this.group = group;
     this.ownsDatabase = true;
-    this.tuning = root.tuning;
-    this.groupsInOwnDatabases = true;
     boolean opened = false;
     try {
       if (create) {
         Files.createDirectories(dir);
       }
+      this.tuning = tuningOf.apply(this);
       this.db = openDatabase(dir, create);
       this.defaultFamily = handle(0);
       this.queue = handle(1);
       this.hosts = handle(2);
       this.schedule = handle(3);
       this.counters = handle(4);
-      checkGroupFormat(groupFormat(partitions, group, tuning.groups()));
+      if (root == null) {
+        this.groupsInOwnDatabases = checkRootFormat(partitions, tuning.groups());
+      } else {
+        checkGroupFormat(groupFormat(partitions, group, tuning.groups()));
+        this.groupsInOwnDatabases = true;
+      }
+      // Closed first: what is staged is written before the database closes.
       this.commits = own(new GroupCommit(batch -> db.write(tuning.writeOptions(), batch)));
       opened = true;
     } catch (RocksDBException e) {
@@ -204,7 +187,8 @@ public final class FrontierStore implements AutoCloseable {
     List<FrontierStore> stores = new ArrayList<>();
     try {
       for (int g = 0; g < tuning.groups(); g++) {
-        stores.add(g == 0 || !groupsInOwnDatabases ? viewWithOwnCommits() : new FrontierStore(this, g, partitions, create));
+        stores.add(g == 0 || !groupsInOwnDatabases ? viewWithOwnCommits() : new FrontierStore(
+            dir.resolve(String.format("group-%02d", g)), g, this, partitions, create, groupStore -> tuning));
       }
       if (create) {
         // Last: a crash before this leaves a store that opens as new, and finds the groups made so far.
