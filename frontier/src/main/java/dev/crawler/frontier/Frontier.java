@@ -71,6 +71,8 @@ public final class Frontier implements AutoCloseable {
    * would give a cluster's 65,536 partitions a schedule each.
    */
   static final int MAX_GROUPS = 16;
+  /** Longest wait of {@link #next}: 73 years, so a deadline in nanos cannot overflow. */
+  private static final Duration MAX_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
 
   private final InstantSource clock;
   /** The root database: the store's format, and group 0 (every group, in a store written before groups had their own). */
@@ -219,7 +221,9 @@ public final class Frontier implements AutoCloseable {
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }
-    long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+    // Compared before converting: toNanos() throws beyond 292 years, and a caller may ask to wait "forever".
+    long deadline = System.nanoTime()
+        + (timeout.compareTo(MAX_WAIT) >= 0 ? MAX_WAIT.toNanos() : timeout.toNanos());
     long[] groupEarliest = new long[1];
     while (true) {
       if (closed) {
@@ -305,7 +309,7 @@ public final class Frontier implements AutoCloseable {
   public void setCrawlDelay(String hostKey, Duration crawlDelay) {
     checkNotNull(crawlDelay, "crawlDelay");
     checkArgument(!crawlDelay.isNegative(), "crawlDelay (%s) must be >= 0", crawlDelay);
-    long millis = crawlDelay.toMillis();
+    long millis = Politeness.saturatedMillis(crawlDelay);
     updateHostState(hostKey, s -> s.withCrawlDelay(millis));
   }
 

@@ -155,6 +155,28 @@ class PolitenessSchedulingTest {
   }
 
   @Test
+  void absurdDurationsFromServersOrCallersAreCappedNotThrown() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .maxCrawlDelay(Duration.ofSeconds(30)).maxRetryAfter(Duration.ofMinutes(10)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("huge.com", 0, 2));
+      f.setCrawlDelay("huge.com", Duration.ofSeconds(Long.MAX_VALUE));
+      // A 503 with "Retry-After: 99999999999999999": more millis than a long holds.
+      f.complete(FrontierTest.take(f), FetchOutcome.retryAfter(Duration.ofSeconds(99_999_999_999_999_999L)));
+      assertThat(f.stats().leasedUrls()).as("the lease ended").isZero();
+      clock.advance(Duration.ofMinutes(10).minusMillis(1));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofMillis(1));
+      Lease again = FrontierTest.take(f);
+      assertThat(again.url()).as("retried at the Retry-After cap").isEqualTo("https://huge.com/0");
+      f.complete(again, FetchOutcome.FETCHED);
+      clock.advance(Duration.ofSeconds(30));
+      assertThat(f.next(Duration.ofSeconds(Long.MAX_VALUE)).map(Lease::url))
+          .as("a wait longer than nanos can count returns a ready URL").contains("https://huge.com/1");
+    }
+  }
+
+  @Test
   void idleHostComingBackStillWaitsItsDelay() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(5)).build();
     try (Frontier f = Frontier.open(dir, options)) {

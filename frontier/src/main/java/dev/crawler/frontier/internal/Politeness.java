@@ -2,6 +2,7 @@ package dev.crawler.frontier.internal;
 
 import dev.crawler.frontier.FetchOutcome;
 import dev.crawler.frontier.FrontierOptions;
+import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
@@ -25,6 +26,8 @@ import java.util.random.RandomGenerator;
  * </ul>
  */
 public final class Politeness {
+  private static final Duration MAX_MILLIS = Duration.ofMillis(Long.MAX_VALUE);
+
   private final long defaultDelay;
   private final long maxCrawlDelay;
   private final int connectionsPerHost;
@@ -67,7 +70,7 @@ public final class Politeness {
       case DEFERRED -> new Wait(now + delay, consecutiveFailures);
       case RETRY_AFTER -> {
         int failures = saturatedIncrement(consecutiveFailures);
-        long wait = Math.max(delay, Math.min(outcome.retryAfter().toMillis(), maxRetryAfter));
+        long wait = Math.max(delay, Math.min(saturatedMillis(outcome.retryAfter()), maxRetryAfter));
         yield new Wait(now + (failures >= suspendAfter ? Math.max(wait, suspendFor) : wait), failures);
       }
       case FAILED -> {
@@ -76,6 +79,16 @@ public final class Politeness {
         yield new Wait(now + wait, failures);
       }
     };
+  }
+
+  /**
+   * The duration in milliseconds, or {@code Long.MAX_VALUE} when there are more than a long
+   * holds. A server may send any number as Retry-After ("Retry-After: 99999999999999999"), and
+   * {@link Duration#toMillis} would throw on it inside a completion, leaving the lease open and
+   * the host never served again.
+   */
+  public static long saturatedMillis(Duration d) {
+    return d.compareTo(MAX_MILLIS) >= 0 ? Long.MAX_VALUE : d.toMillis();
   }
 
   /** {@code min(backoffMax, backoffInitial * 2^(failures-1))}, without overflow. */

@@ -45,6 +45,16 @@ class PolitenessTest {
   }
 
   @Test
+  void aRetryAfterTooLongForMillisIsCappedNotThrown() {
+    // 10^17 s: Duration holds it, toMillis() overflows (a server's "Retry-After: 99999999999999999").
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(99_999_999_999_999_999L)), -1, 0, NOW))
+        .isEqualTo(new Politeness.Wait(NOW + 600_000, 1));
+    assertThat(Politeness.saturatedMillis(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+    assertThat(Politeness.saturatedMillis(Duration.ofMillis(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+    assertThat(Politeness.saturatedMillis(Duration.ofMillis(1_234))).isEqualTo(1_234);
+  }
+
+  @Test
   void repeatedFailuresBackOffExponentiallyWithJitterUpToTheCap() {
     long[] base = {10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000, 1_280_000, 1_800_000};
     for (int failures = 1; failures <= base.length; failures++) {
