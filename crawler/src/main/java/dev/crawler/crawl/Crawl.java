@@ -75,6 +75,7 @@ public final class Crawl implements AutoCloseable {
   private final StopSignal stop = new StopSignal();
   private final CountDownLatch ended = new CountDownLatch(1);
   private final AtomicLong unexpectedErrors = new AtomicLong();
+  private final FinishCheck finishCheck = new FinishCheck();
   private final AtomicBoolean failureReported = new AtomicBoolean();
   private final List<String> seeds;
 
@@ -317,14 +318,14 @@ public final class Crawl implements AutoCloseable {
       Instant deadline = config.crawl().limits().maxDuration().map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
       while (!stop.stopping()) {
         Thread.sleep(POLL.toMillis());
-        long queued;
+        boolean nothingLeft;
         try {
-          queued = frontier.stats().queuedUrls();
+          nothingLeft = finishCheck.nothingLeft(() -> frontier.stats().queuedUrls());
         } catch (RuntimeException e) {
           fail(e);   // the frontier refuses every call after a failed write
           break;
         }
-        if (queued == 0) {
+        if (nothingLeft) {
           stop.stop(StopReason.FINISHED);
         } else if (Instant.now().isAfter(deadline)) {
           stop.stop(StopReason.MAX_DURATION);
@@ -367,6 +368,7 @@ public final class Crawl implements AutoCloseable {
       if (lease.isEmpty()) {
         continue;
       }
+      finishCheck.visitBegins();
       try {
         visit.visit(lease.get(), stop);
       } catch (RuntimeException e) {
@@ -376,6 +378,13 @@ public final class Crawl implements AutoCloseable {
           unexpectedErrors.incrementAndGet();
           log.warn("Unexpected error while visiting {} (please report it); the crawl goes on", lease.get().url(), e);
         }
+      } catch (Error e) {
+        // Out of memory, say: this worker is gone, and a crawl whose workers all died this way
+        // would wait forever. Stop it instead; the open leases come back on resume.
+        fail(new IllegalStateException("a fetch worker died: " + e, e));
+        return;
+      } finally {
+        finishCheck.visitEnds();
       }
     }
   }

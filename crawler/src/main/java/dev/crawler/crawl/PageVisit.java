@@ -107,8 +107,30 @@ final class PageVisit {
       throw e;
     } finally {
       if (complete) {
-        frontier.complete(lease, scheduling);
+        complete(lease, scheduling);
       }
+    }
+  }
+
+  /**
+   * Ends the lease. Should the frontier refuse the outcome for a reason other than its storage
+   * (a bug: it once threw on a Retry-After of 10^17 seconds), the lease is ended as FAILED
+   * instead: a lease left open keeps its host from ever being served again, and the crawl from
+   * ever finishing.
+   */
+  private void complete(Lease lease, FetchOutcome scheduling) {
+    try {
+      frontier.complete(lease, scheduling);
+    } catch (RuntimeException e) {
+      if (StorageFailure.is(e) || scheduling.kind() == FetchOutcome.Kind.FAILED) {
+        throw e;
+      }
+      try {
+        frontier.complete(lease, FetchOutcome.FAILED);
+      } catch (RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
     }
   }
 
@@ -123,6 +145,9 @@ final class PageVisit {
     String url = lease.url();
     Instant asked = Instant.now();
     HostRobots rules = robots.forUrl(url);
+    if (stop.aborted()) {
+      return null;     // robots.txt cut short by a stop: nothing recorded, the lease returns on resume
+    }
     robotsApplied.apply(lease.hostKey(), rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
       Visit visit = retryLater(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, ROBOTS_UNAVAILABLE_RETRY);
