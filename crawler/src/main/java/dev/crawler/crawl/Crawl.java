@@ -15,7 +15,9 @@ import dev.crawler.record.CrawlLog;
 import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.record.WarcRecorder;
+import dev.crawler.robots.DiskRobotsStore;
 import dev.crawler.robots.RobotsCache;
+import dev.crawler.robots.RobotsStore;
 import dev.crawler.scope.PageBudget;
 import dev.crawler.scope.Scope;
 import dev.crawler.stats.CrawlStats;
@@ -154,9 +156,11 @@ public final class Crawl implements AutoCloseable {
         crawlLog = new CrawlLog(dir.crawlLog());
         opened.push(crawlLog);
       }
+      RobotsStore robotsStore = DiskRobotsStore.open(dir.robots());
+      opened.push(robotsStore);
       RobotsCache robots = new RobotsCache(fetcher, config.crawl().userAgent().name(), config.robots().cacheHosts(),
           config.robots().cacheExpiry(), PageVisit.ROBOTS_UNAVAILABLE_RETRY, InstantSource.system(),
-          robotsRecorder(warc, crawlLog, stats));
+          robotsRecorder(warc, crawlLog, stats), robotsStore);
       Scope scope = new Scope(CrawlSetup.scope(config));
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
@@ -306,6 +310,8 @@ public final class Crawl implements AutoCloseable {
   /**
    * Crawls until the frontier is empty, a limit is reached, or {@link #stop} is called; then
    * stops the workers (see {@link StopSignal}) and returns why. Closing is left to {@link #close}.
+   * An interrupt of the calling thread stops the crawl as {@link #stop} does, and is still set
+   * when this returns {@link StopReason#STOPPED}.
    */
   public StopReason run() throws InterruptedException {
     try {
@@ -316,8 +322,17 @@ public final class Crawl implements AutoCloseable {
         threads.add(Thread.ofVirtual().name("fetcher-", i).start(this::work));
       }
       Instant deadline = config.crawl().limits().maxDuration().map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
+      boolean interrupted = false;
       while (!stop.stopping()) {
-        Thread.sleep(POLL.toMillis());
+        try {
+          Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+          // The caller wants out: stop as on a request, so that the workers end before the
+          // stores they use are closed, and say so once they have.
+          interrupted = true;
+          stop.stop(StopReason.STOPPED);
+          break;
+        }
         boolean nothingLeft;
         try {
           nothingLeft = finishCheck.nothingLeft(() -> frontier.stats().queuedUrls());
@@ -347,6 +362,9 @@ public final class Crawl implements AutoCloseable {
       if (unexpectedErrors.get() > 0) {
         log.warn("{} visits ended in an unexpected error (logged above with their URLs); please report them",
             unexpectedErrors.get());
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
       return stop.reason();
     } finally {

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
  *   seeds.queued    present once the frontier holds the seeds (a resume without it queues them again)
  *   frontier/       RocksDB: the queues (module frontier)
  *   seen/           the URL-seen filter and its exact store (module dedup)
+ *   robots/         RocksDB: robots.txt answers of the hosts met, kept for robots.cache-expiry
  *   warc/           gzipped WARC files
  *   crawl.log       one line per URL taken from the frontier
  *   stats.json      the latest counters (rewritten every stats interval and at the end)
@@ -100,7 +101,7 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "warc", "seeds.txt", SEEDS_QUEUED, "crawl.log", "stats.json", "stats.json.tmp");
+      List.of("frontier", "seen", "robots", "warc", "seeds.txt", SEEDS_QUEUED, "crawl.log", "stats.json", "stats.json.tmp");
 
   Path seeds() {
     return root.resolve("seeds.txt");
@@ -122,6 +123,10 @@ final class CrawlDirectory implements AutoCloseable {
 
   Path seen() {
     return root.resolve("seen");
+  }
+
+  Path robots() {
+    return root.resolve("robots");
   }
 
   Path warc() {

@@ -57,6 +57,8 @@ final class PageVisit {
   private final int maxRedirects;
   private final boolean followSitemaps;
   private final Runnable crawlBudgetSpent;
+  /** URLs put back to wait their host's delay after its robots.txt was fetched for them. */
+  private final Cache<String, Boolean> deferred = CacheBuilder.newBuilder().maximumSize(RETRIES_TRACKED).build();
   /** Retries so far of URLs put back in their queue; in memory only, so a resumed crawl tries them afresh. */
   private final Cache<String, Integer> retries =
       CacheBuilder.newBuilder().maximumSize(RETRIES_TRACKED).build();
@@ -158,9 +160,13 @@ final class PageVisit {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
       return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.FETCHED);
     }
-    if (!rules.fetchedAt().isBefore(asked)) {
+    boolean deferredBefore = deferred.asMap().remove(url) != null;
+    if (!rules.fetchedAt().isBefore(asked) && !deferredBefore) {
       // robots.txt was just requested from this host: the page waits the host's delay like any
       // second request would (a Crawl-delay counts between all requests, robots.txt included).
+      // Once only: if robots.txt was fetched again by the time the URL came back (its answers
+      // expire sooner than the host's delay), waiting again would wait forever.
+      deferred.put(url, Boolean.TRUE);
       return new Visit(null, FetchOutcome.DEFERRED);
     }
     switch (budget.tryAcquire(lease.hostKey())) {

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -20,7 +21,9 @@ import okhttp3.HttpUrl;
 /**
  * The robots.txt rules of recently seen hosts. A miss fetches {@code /robots.txt} once, however
  * many workers ask for the host at the same time; an answer is kept for {@code expiry}, or for
- * {@code unavailableRetry} when robots.txt could not be had, then fetched again.
+ * {@code unavailableRetry} when robots.txt could not be had, then fetched again. Given a
+ * {@link RobotsStore}, a host that left memory is read back from it rather than fetched again,
+ * as long as its answer has not expired.
  *
  * <p>The cache is an access-ordered map of per-host futures under one lock: the lock is held
  * only to find or place a future, never while fetching, so a slow host delays only the callers
@@ -37,6 +40,8 @@ public final class RobotsCache {
   private static final Pattern PRODUCT_TOKEN = Pattern.compile("[a-zA-Z_-]+");
 
   private final RobotsReader reader;
+  private final RobotsStore store;
+  private final AtomicLong storeHits = new AtomicLong();
   private final Duration expiry;
   private final Duration unavailableRetry;
   private final InstantSource clock;
@@ -54,6 +59,15 @@ public final class RobotsCache {
    */
   public RobotsCache(Fetcher fetcher, String agentName, int maxHosts, Duration expiry, Duration unavailableRetry,
       InstantSource clock, Consumer<FetchResult> onFetch) {
+    this(fetcher, agentName, maxHosts, expiry, unavailableRetry, clock, onFetch, RobotsStore.NONE);
+  }
+
+  /**
+   * As above, with a second level: a host missing from memory is looked up in {@code store}
+   * before its robots.txt is fetched, and every lasting answer fetched is kept there.
+   */
+  public RobotsCache(Fetcher fetcher, String agentName, int maxHosts, Duration expiry, Duration unavailableRetry,
+      InstantSource clock, Consumer<FetchResult> onFetch, RobotsStore store) {
     requireNonNull(fetcher, "fetcher");
     requireNonNull(agentName, "agentName");
     checkArgument(PRODUCT_TOKEN.matcher(agentName).matches(),
@@ -63,6 +77,7 @@ public final class RobotsCache {
     checkArgument(unavailableRetry.isPositive(), "Unavailable retry (%s) must be positive", unavailableRetry);
     this.reader = new RobotsReader(fetcher, agentName.toLowerCase(Locale.ROOT), requireNonNull(clock, "clock"),
         requireNonNull(onFetch, "onFetch"));
+    this.store = requireNonNull(store, "store");
     this.expiry = expiry;
     this.unavailableRetry = unavailableRetry;
     this.clock = clock;
@@ -119,9 +134,24 @@ public final class RobotsCache {
     }
   }
 
+  /** Hosts whose rules came from the store instead of a fetch. */
+  public long storeHits() {
+    return storeHits.get();
+  }
+
   private void fetch(String key, String robotsUrl, CompletableFuture<HostRobots> robots) {
     try {
-      robots.complete(reader.read(robotsUrl));
+      HostRobots kept = fromStore(key);
+      if (kept != null) {
+        storeHits.incrementAndGet();
+        robots.complete(kept);
+        return;
+      }
+      RobotsReader.Answer answer = reader.read(robotsUrl);
+      if (answer.stored() != null) {
+        store.put(key, answer.stored());
+      }
+      robots.complete(answer.robots());
     } catch (RuntimeException | Error e) {
       // A bug (the reader never throws for web input, but onFetch might): forget the entry so
       // the next caller tries again, and fail the callers waiting on this one.
@@ -134,6 +164,15 @@ public final class RobotsCache {
       robots.completeExceptionally(e);
       throw e;
     }
+  }
+
+  /** The host's answer from the store, parsed again, if it has one that has not expired. */
+  private HostRobots fromStore(String key) {
+    StoredRobots stored = store.get(key).orElse(null);
+    if (stored == null || !clock.instant().isBefore(stored.fetchedAt().plus(expiry))) {
+      return null;
+    }
+    return reader.fromStored(stored);
   }
 
   private boolean isExpired(CompletableFuture<HostRobots> robots) {

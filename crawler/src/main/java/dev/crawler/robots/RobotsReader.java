@@ -12,6 +12,7 @@ import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.FetchStatus;
 import dev.crawler.fetch.Fetcher;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,8 +56,14 @@ final class RobotsReader {
     return fetches.get();
   }
 
+  /**
+   * A fetched robots.txt: the rules, and what a {@link RobotsStore} keeps to read them again
+   * (null when the answer is not worth keeping: robots.txt unavailable).
+   */
+  record Answer(HostRobots robots, StoredRobots stored) {}
+
   /** @param robotsUrl {@code scheme://host:port/robots.txt} */
-  HostRobots read(String robotsUrl) {
+  Answer read(String robotsUrl) {
     String target = robotsUrl;
     for (int redirects = 0; ; redirects++) {
       FetchResult result = fetcher.fetchAnyType(target, MAX_ROBOTS_BYTES);
@@ -66,41 +73,58 @@ final class RobotsReader {
         return interpret(result);
       }
       if (redirects == MAX_REDIRECTS) {
-        return unavailable("more than " + MAX_REDIRECTS + " redirects");
+        return new Answer(unavailable("more than " + MAX_REDIRECTS + " redirects"), null);
       }
       if (result.location() == null) {
-        return unavailable(result.httpStatus() + " redirect without a usable Location");
+        return new Answer(unavailable(result.httpStatus() + " redirect without a usable Location"), null);
       }
       target = result.location();
     }
   }
 
-  private HostRobots interpret(FetchResult result) {
+  private Answer interpret(FetchResult result) {
     if (result.status() != FetchStatus.RESPONSE) {
-      return unavailable(result.status() + ": " + result.cause());
+      return new Answer(unavailable(result.status() + ": " + result.cause()), null);
     }
     int code = result.httpStatus();
+    Instant now = clock.instant();
     if (code >= 200 && code < 300) {
-      BaseRobotRules rules;
-      try {
-        rules = parser.parseContent(result.url(), result.body(), result.contentType(), agentNames);
-      } catch (RuntimeException e) {
-        // The parser takes any bytes; if it ever fails, err on the side of not crawling.
-        log.warn("robots.txt parser failed on {}: {}; the host waits as if robots.txt were unavailable",
-            result.url(), e.toString());
-        return unavailable("parser failed: " + e.getClass().getSimpleName());
-      }
-      long delay = rules.getCrawlDelay();
-      Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? null : Duration.ofMillis(delay);
-      return new HostRobots(FOUND, rules, crawlDelay, rules.getSitemaps(), clock.instant(), null);
+      HostRobots found = found(result.url(), result.body(), result.contentType(), now);
+      return new Answer(found, found.availability() == FOUND
+          ? new StoredRobots(FOUND, result.url(), result.contentType(), result.body(), now) : null);
     }
     // RFC 9309 2.3.1.3 lets a 4xx mean "no robots.txt"; a 429 asks us to slow down, and a
     // crawler that read it as "allow all" would do the opposite.
     if (code >= 400 && code < 500 && code != 429) {
-      return new HostRobots(ALLOW_ALL, new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), null, List.of(),
-          clock.instant(), null);
+      return new Answer(allowAll(now), new StoredRobots(ALLOW_ALL, result.url(), null, new byte[0], now));
     }
-    return unavailable("HTTP " + code);
+    return new Answer(unavailable("HTTP " + code), null);
+  }
+
+  /** The rules of an answer kept in a {@link RobotsStore}, parsed again from its bytes. */
+  HostRobots fromStored(StoredRobots stored) {
+    return stored.availability() == FOUND
+        ? found(stored.url(), stored.body(), stored.contentType(), stored.fetchedAt())
+        : allowAll(stored.fetchedAt());
+  }
+
+  private HostRobots found(String url, byte[] body, String contentType, Instant fetchedAt) {
+    BaseRobotRules rules;
+    try {
+      rules = parser.parseContent(url, body, contentType, agentNames);
+    } catch (RuntimeException e) {
+      // The parser takes any bytes; if it ever fails, err on the side of not crawling.
+      log.warn("robots.txt parser failed on {}: {}; the host waits as if robots.txt were unavailable",
+          url, e.toString());
+      return unavailable("parser failed: " + e.getClass().getSimpleName());
+    }
+    long delay = rules.getCrawlDelay();
+    Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? null : Duration.ofMillis(delay);
+    return new HostRobots(FOUND, rules, crawlDelay, rules.getSitemaps(), fetchedAt, null);
+  }
+
+  private static HostRobots allowAll(Instant fetchedAt) {
+    return new HostRobots(ALLOW_ALL, new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), null, List.of(), fetchedAt, null);
   }
 
   private HostRobots unavailable(String cause) {

@@ -165,6 +165,35 @@ class CrawlEndToEndTest {
     }
   }
 
+  /** An interrupt of the thread in run() stops the crawl as stop() does: workers end before the stores close. */
+  @Test
+  void anInterruptedRunStopsItsWorkersFirstAndReturnsStopped(@TempDir Path dir) throws Exception {
+    RequestLog log = site.requests();
+    StopReason[] returned = new StopReason[1];
+    boolean[] stillInterrupted = new boolean[1];
+    try (Crawl crawl = open(dir.resolve("crawl"), "unlimited", Crawl.Start.NEW)) {
+      Thread runner = Thread.ofPlatform().start(() -> {
+        try {
+          returned[0] = crawl.run();
+          stillInterrupted[0] = Thread.currentThread().isInterrupted();
+        } catch (InterruptedException e) {
+          throw new AssertionError("run() threw instead of stopping", e);
+        }
+      });
+      while (crawl.stats().pages() < 5) {
+        Thread.sleep(10);
+      }
+      runner.interrupt();
+      runner.join(30_000);
+      assertThat(runner.isAlive()).isFalse();
+    }
+    assertThat(returned[0]).isEqualTo(StopReason.STOPPED);
+    assertThat(stillInterrupted[0]).as("the interrupt is kept for the caller").isTrue();
+    int after = log.size();
+    Thread.sleep(300);
+    assertThat(log.size()).as("no worker fetches after run() returned").isEqualTo(after);
+  }
+
   /** With 4 partitions the frontier has 4 lock groups, each with a database of its own. */
   @ParameterizedTest
   @ValueSource(ints = {1, 4})
@@ -179,8 +208,8 @@ class CrawlEndToEndTest {
       assertThat(second.run()).isEqualTo(StopReason.FINISHED);
     }
     Map<String, Long> counts = new java.util.HashMap<>();
-    // robots.txt is read again by the resumed process (its cache is in memory); pages are not
-    log.all().subList(before, log.all().size()).stream().filter(r -> !r.target().equals("/robots.txt"))
+    // robots.txt included: the resumed process reads the answers of the first from the crawl's robots/ store
+    log.all().subList(before, log.all().size())
         .forEach(r -> counts.merge(r.host() + r.target(), 1L, Long::sum));
     assertThat(counts).hasSizeGreaterThan(30);
     assertThat(counts).allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1));

@@ -366,6 +366,62 @@ class RobotsCacheTest {
     assertThat(cache.fetches()).isEqualTo(2);
   }
 
+  /** A store in a map, for the cache's side of the contract; DiskRobotsStoreTest has the disk's. */
+  private static final class MapStore implements RobotsStore {
+    final Map<String, StoredRobots> kept = new ConcurrentHashMap<>();
+
+    @Override
+    public java.util.Optional<StoredRobots> get(String hostKey) {
+      return java.util.Optional.ofNullable(kept.get(hostKey));
+    }
+
+    @Override
+    public void put(String hostKey, StoredRobots answer) {
+      kept.put(hostKey, answer);
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
+  /** A host that left memory comes back from the store, parsed again; an expired one is fetched again. */
+  @Test
+  void aHostThatLeftMemoryIsReadBackFromTheStoreUntilItsAnswerExpires() {
+    serve("a.test/robots.txt", robots("User-agent: *\nDisallow: /a/\nCrawl-delay: 3\n"));
+    serve("b.test/robots.txt", status(404));
+    MapStore store = new MapStore();
+    RobotsCache cache = new RobotsCache(fetcher, "TestBot", 1, EXPIRY, UNAVAILABLE_RETRY, clock, recorded::add, store);
+    HostRobots first = cache.forUrl(url("a.test", "/"));
+    cache.forUrl(url("b.test", "/"));   // a leaves memory
+    assertThat(cache.fetches()).isEqualTo(2);
+
+    clock.advance(Duration.ofHours(1));
+    HostRobots again = cache.forUrl(url("a.test", "/"));
+    assertThat(cache.fetches()).as("read back, not fetched").isEqualTo(2);
+    assertThat(cache.storeHits()).isEqualTo(1);
+    assertThat(again.availability()).isEqualTo(FOUND);
+    assertThat(again.isAllowed(url("a.test", "/a/1"))).isFalse();
+    assertThat(again.isAllowed(url("a.test", "/b/1"))).isTrue();
+    assertThat(again.crawlDelay()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(again.fetchedAt()).as("the answer's age is kept").isEqualTo(first.fetchedAt());
+    assertThat(cache.forUrl(url("b.test", "/")).availability()).as("a 404 is kept too").isEqualTo(ALLOW_ALL);
+    assertThat(cache.fetches()).isEqualTo(2);
+
+    clock.advance(EXPIRY);
+    cache.forUrl(url("a.test", "/"));
+    assertThat(cache.fetches()).as("expired in the store: fetched again").isEqualTo(3);
+  }
+
+  @Test
+  void anUnavailableRobotsTxtIsNotKeptInTheStore() {
+    serve("a.test/robots.txt", status(503));
+    MapStore store = new MapStore();
+    RobotsCache cache = new RobotsCache(fetcher, "TestBot", 1, EXPIRY, UNAVAILABLE_RETRY, clock, recorded::add, store);
+    assertThat(cache.forUrl(url("a.test", "/")).availability()).isEqualTo(UNAVAILABLE);
+    assertThat(store.kept).isEmpty();
+  }
+
   @Test
   void theLeastRecentlyUsedHostGoesWhenTheCacheIsFull() {
     for (String host : List.of("a.test", "b.test", "c.test")) {

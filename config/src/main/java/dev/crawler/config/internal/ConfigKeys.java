@@ -176,7 +176,7 @@ public final class ConfigKeys {
 
   // ------------------------------------------------------------------ robots
   public static final ConfigKey<Integer> ROBOTS_CACHE_HOSTS = ConfigKey.of("robots.cache-hosts",
-      integer(1, 100_000_000), "100_000", "robots.txt rules kept in memory, by host.");
+      integer(1, 100_000_000), "100_000", "robots.txt rules kept in memory, by host; the others are read back from the crawl's robots/ folder.");
   public static final ConfigKey<Duration> ROBOTS_CACHE_EXPIRY = ConfigKey.of("robots.cache-expiry",
       duration(Duration.ofSeconds(1)), "1d", "How long fetched robots.txt rules are trusted.");
   public static final ConfigKey<Boolean> ROBOTS_SITEMAPS = ConfigKey.of("robots.sitemaps", bool(), "true",
