@@ -7,6 +7,7 @@ import dev.crawler.fetch.Fetcher;
 import dev.crawler.frontier.FetchOutcome;
 import dev.crawler.frontier.Frontier;
 import dev.crawler.frontier.Lease;
+import dev.crawler.parse.HtmlSniffer;
 import dev.crawler.parse.PageParser;
 import dev.crawler.parse.ParsedPage;
 import dev.crawler.parse.Sitemap;
@@ -158,7 +159,7 @@ final class PageVisit {
     }
     if (!rules.isAllowed(url)) {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
-      return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.FETCHED);
+      return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.SKIPPED);   // no request: the host's turn is not spent
     }
     boolean deferredBefore = deferred.asMap().remove(url) != null;
     if (!rules.fetchedAt().isBefore(asked) && !deferredBefore) {
@@ -173,7 +174,7 @@ final class PageVisit {
       case GRANTED -> { }
       case HOST_SPENT -> {
         log(lease, CrawlOutcome.BUDGET_EXCEEDED, null, "crawl.limits.max-pages-per-host reached");
-        return new Visit(CrawlOutcome.BUDGET_EXCEEDED, FetchOutcome.FETCHED);
+        return new Visit(CrawlOutcome.BUDGET_EXCEEDED, FetchOutcome.SKIPPED);   // the host's leftovers go at once
       }
       case CRAWL_SPENT -> {
         crawlBudgetSpent.run();
@@ -249,7 +250,7 @@ final class PageVisit {
   }
 
   private void takeLinks(Lease lease, FetchResult result) {
-    if (result.isHtml()) {
+    if (result.isHtml() || result.contentType() == null && HtmlSniffer.looksLikeHtml(result.body())) {
       ParsedPage page = parser.parse(result.url(), result.body(), result.charset());
       if (!page.nofollow()) {
         intake.take(page.links(), lease.depth() + 1, lease.url(), 0);

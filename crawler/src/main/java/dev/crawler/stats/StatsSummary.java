@@ -47,7 +47,7 @@ final class StatsSummary {
     FrontierStats f = end.frontier();
     if (f != null) {
       lines.add("  frontier: " + grouped(f.queuedUrls()) + " URLs left in " + grouped(f.hosts()) + " hosts; "
-          + grouped(f.fetched()) + " fetched, " + grouped(f.retried()) + " retried, " + grouped(f.failed())
+          + grouped(f.fetched()) + " done, " + grouped(f.retried()) + " retried, " + grouped(f.failed())
           + " failed over its life");
     }
     UrlSeenStats u = end.seen();

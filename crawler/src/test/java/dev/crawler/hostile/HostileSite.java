@@ -365,6 +365,9 @@ final class HostileSite implements AutoCloseable {
         }
       }
       case "empty" -> write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      case "no-type" -> write(out, path.equals("/page")
+          ? "HTTP/1.1 200 OK\r\nContent-Length: 43\r\nConnection: close\r\n\r\n<html><a href=/untyped-link>next</a></html>"
+          : "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       case "http10" -> write(out, "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=/ok>ok</a>");
       case "garbage-status" -> write(out, "HTTP/1.1 two hundred OK\r\nContent-Length: 0\r\n\r\n");
       case "no-response" -> { }   // reads the request, closes

@@ -342,6 +342,12 @@ class HostileWebTest {
   }
 
   @Test
+  void aPageWithoutAContentTypeIsSniffedAsHtmlAndItsLinksFollowed() {
+    assertThat(site.requests("no-type.example.com")).extracting(HostileSite.Request::target)
+        .contains("/page", "/untyped-link");
+  }
+
+  @Test
   void theContentTypeHeaderWinsOverAContradictingMetaCharset() {
     // 0xE9 is é in Latin-1 and windows-1251's й, but the header says UTF-8: it is invalid, so U+FFFD.
     assertThat(site.requests("charset-clash.example.com")).extracting(HostileSite.Request::target)

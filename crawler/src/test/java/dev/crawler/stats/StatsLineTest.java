@@ -107,7 +107,7 @@ class StatsLineTest {
         "  CONNECTION_REFUSED              3    0.0%",
         "  CONNECTION_RESET               16    0.1%",
         "  links 2,098,000: new 310,000, duplicate 1,700,000, off site 80,000, excluded 8,000; robots.txt fetches 8,211",
-        "  frontier: 1,204,113 URLs left in 8,211 hosts; 12,000 fetched, 10 retried, 31 failed over its life",
+        "  frontier: 1,204,113 URLs left in 8,211 hosts; 12,000 done, 10 retried, 31 failed over its life",
         "  URL-seen: 2,098,000 checks, 310,000 new; filter 11% full in 1 filter of 600 MB, est. fp 0.00004%,"
             + " verified fp 3");
   }

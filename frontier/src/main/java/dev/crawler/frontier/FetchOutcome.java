@@ -29,12 +29,19 @@ public record FetchOutcome(Kind kind, Duration retryAfter) {
      * The URL was not fetched because the host was asked for something else first (its
      * robots.txt): the URL stays queued, the host waits its delay, and it is not a failure.
      */
-    DEFERRED
+    DEFERRED,
+    /**
+     * No request was made and none is due for the URL (robots.txt disallows it, the host's page
+     * budget is spent): the URL is done, and the host may go on at once, as no request was spent
+     * on it: its next allowed time and its failures stay as they were.
+     */
+    SKIPPED
   }
 
   public static final FetchOutcome FETCHED = new FetchOutcome(Kind.FETCHED, Duration.ZERO);
   public static final FetchOutcome FAILED = new FetchOutcome(Kind.FAILED, Duration.ZERO);
   public static final FetchOutcome DEFERRED = new FetchOutcome(Kind.DEFERRED, Duration.ZERO);
+  public static final FetchOutcome SKIPPED = new FetchOutcome(Kind.SKIPPED, Duration.ZERO);
 
   public FetchOutcome {
     checkNotNull(kind, "kind");

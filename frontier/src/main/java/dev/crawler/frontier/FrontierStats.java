@@ -9,7 +9,8 @@ package dev.crawler.frontier;
  * @param readyHosts hosts of the in-memory working set that may be fetched now; when more
  *     hosts are ready than the working set holds, this counts only those it holds
  * @param leasedUrls URLs handed out and not yet completed
- * @param fetched completions with {@link FetchOutcome.Kind#FETCHED}, over the store's life
+ * @param fetched completions with {@link FetchOutcome.Kind#FETCHED} or {@link FetchOutcome.Kind#SKIPPED} (URLs
+ *     done without an error), over the store's life
  * @param retried completions with {@link FetchOutcome.Kind#RETRY_AFTER}, over the store's life
  * @param failed completions with {@link FetchOutcome.Kind#FAILED}, over the store's life
  */

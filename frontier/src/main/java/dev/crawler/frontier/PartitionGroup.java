@@ -230,7 +230,9 @@ final class PartitionGroup {
       checkArgument(h != null && h.isLeased(lease.key), "lease of %s was already completed", lease.url());
       long now = owner.now();
       HostState before = h.state();
-      Politeness.Wait wait = politeness.after(outcome, before.crawlDelayMillis(), before.consecutiveFailures(), now);
+      long scheduled = h.scheduleKey() == null ? now : ScheduleKey.nextAllowedMillis(h.scheduleKey());
+      Politeness.Wait wait = politeness.after(outcome, before.crawlDelayMillis(), before.consecutiveFailures(),
+          scheduled, now);
       HostState after = before.withFailures(wait.consecutiveFailures());
       PartitionCounters c = counters(h.partition);
       boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER || outcome.kind() == FetchOutcome.Kind.DEFERRED;
@@ -238,7 +240,7 @@ final class PartitionGroup {
         c.queued--;
       }
       switch (outcome.kind()) {
-        case FETCHED -> c.fetched++;
+        case FETCHED, SKIPPED -> c.fetched++;   // done without error; the crawler counts its skips itself
         case RETRY_AFTER -> c.retried++;
         case FAILED -> c.failed++;
         case DEFERRED -> { }   // not an end of the URL, not a failure: nothing to count

@@ -187,19 +187,29 @@ class FrontierOracleTest {
             long wait = Math.max(delay, Math.min(ra, maxRetryAfter));
             next = now + (m.failures >= suspendAfter ? Math.max(wait, suspendFor) : wait);
             retried++;
-          } else {
+          } else if (kind == 8) {
             outcome = FetchOutcome.FAILED;
             m.failures++;
             next = now + (m.failures >= suspendAfter ? Math.max(delay, suspendFor) : delay);
             failed++;
+          } else {
+            // No request made: the host keeps its time (known to lie in [lo, hi]), or goes on now.
+            outcome = FetchOutcome.SKIPPED;
+            next = -1;
+            fetched++;
           }
           f.complete(l, outcome);
           m.leased.remove(l.url());
           if (outcome.kind() != FetchOutcome.Kind.RETRY_AFTER) {
             m.queued.values().remove(l.url());
           }
-          m.lo = next;
-          m.hi = next;
+          if (next >= 0) {
+            m.lo = next;
+            m.hi = next;
+          } else {
+            m.lo = Math.max(now, m.lo);
+            m.hi = Math.max(now, m.hi);
+          }
         } else if (dice < 85) {
           ModelHost m = model.get(HOSTS[random.nextInt(HOSTS.length)]);
           if (random.nextBoolean()) {

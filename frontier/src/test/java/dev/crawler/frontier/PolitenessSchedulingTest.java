@@ -177,6 +177,27 @@ class PolitenessSchedulingTest {
   }
 
   @Test
+  void aSkippedUrlCostsTheHostNoDelayButNeverShortensOne() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(5))
+        .connectionsPerHost(2).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      f.complete(FrontierTest.take(f), FetchOutcome.SKIPPED);          // a.com/0: robots.txt said no
+      Lease fetched = FrontierTest.take(f);
+      assertThat(fetched.url()).as("at once").isEqualTo("https://a.com/1");
+      Lease skipped = FrontierTest.take(f);                            // a second connection
+      assertThat(skipped.url()).isEqualTo("https://a.com/2");
+      f.complete(fetched, FetchOutcome.FETCHED);                        // a.com waits 5 s from now
+      f.complete(skipped, FetchOutcome.SKIPPED);                        // ... which a skip does not cut
+      clock.advance(Duration.ofMillis(4_999));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(FrontierTest.take(f).url()).isEqualTo("https://a.com/3");
+      assertThat(f.stats().fetched()).as("skips count as done").isEqualTo(3);
+    }
+  }
+
+  @Test
   void idleHostComingBackStillWaitsItsDelay() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(5)).build();
     try (Frontier f = Frontier.open(dir, options)) {

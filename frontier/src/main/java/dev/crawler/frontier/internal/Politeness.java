@@ -15,6 +15,8 @@ import java.util.random.RandomGenerator;
  *       only slow us down, and only up to the cap; our own default is the floor.
  *   <li>{@code FETCHED}: wait the delay; consecutive failures reset to 0.
  *   <li>{@code DEFERRED}: wait the delay; consecutive failures unchanged.
+ *   <li>{@code SKIPPED} (no request made): the host's next allowed time and failures stay as
+ *       they were (it may go on at once).
  *   <li>{@code RETRY_AFTER(r)}: wait {@code max(delay, min(r, maxRetryAfter))}; it counts as
  *       a failure, so a host that answers 503 forever is suspended like one that is down.
  *   <li>{@code FAILED}, the n-th in a row: wait {@code max(delay, b)} with
@@ -63,10 +65,16 @@ public final class Politeness {
     return storedLimit > 0 ? storedLimit : connectionsPerHost;
   }
 
-  public Wait after(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long now) {
+  /**
+   * @param scheduledMillis when the host was next allowed before this outcome (a fetch of it
+   *     ending meanwhile may have moved it past {@code now}); only {@code SKIPPED} keeps it
+   */
+  public Wait after(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long scheduledMillis,
+      long now) {
     long delay = delayMillis(crawlDelayMillis);
     return switch (outcome.kind()) {
       case FETCHED -> new Wait(now + delay, 0);
+      case SKIPPED -> new Wait(Math.max(now, scheduledMillis), consecutiveFailures);
       case DEFERRED -> new Wait(now + delay, consecutiveFailures);
       case RETRY_AFTER -> {
         int failures = saturatedIncrement(consecutiveFailures);

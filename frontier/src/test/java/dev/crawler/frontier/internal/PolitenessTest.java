@@ -26,28 +26,36 @@ class PolitenessTest {
 
   @Test
   void fetchedWaitsTheDelayAndResetsFailures() {
-    assertThat(politeness.after(FetchOutcome.FETCHED, 5_000, 7, NOW)).isEqualTo(new Politeness.Wait(NOW + 5_000, 0));
+    assertThat(politeness.after(FetchOutcome.FETCHED, 5_000, 7, 0, NOW)).isEqualTo(new Politeness.Wait(NOW + 5_000, 0));
   }
 
   @Test
   void deferredWaitsTheDelayAndKeepsFailures() {
-    assertThat(politeness.after(FetchOutcome.DEFERRED, 5_000, 7, NOW)).isEqualTo(new Politeness.Wait(NOW + 5_000, 7));
+    assertThat(politeness.after(FetchOutcome.DEFERRED, 5_000, 7, 0, NOW)).isEqualTo(new Politeness.Wait(NOW + 5_000, 7));
   }
 
   @Test
   void retryAfterIsHonouredUpToItsCap() {
-    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(120)), -1, 0, NOW))
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(120)), -1, 0, 0, NOW))
         .isEqualTo(new Politeness.Wait(NOW + 120_000, 1));
-    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofDays(2)), -1, 0, NOW).nextAllowedMillis())
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofDays(2)), -1, 0, 0, NOW).nextAllowedMillis())
         .isEqualTo(NOW + 600_000);
-    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ZERO), -1, 0, NOW).nextAllowedMillis())
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ZERO), -1, 0, 0, NOW).nextAllowedMillis())
         .as("never less than the delay").isEqualTo(NOW + 1_000);
+  }
+
+  @Test
+  void skippedKeepsTheHostsScheduleAndFailures() {
+    assertThat(politeness.after(FetchOutcome.SKIPPED, 5_000, 3, NOW - 2_000, NOW))
+        .as("ready since before: ready now").isEqualTo(new Politeness.Wait(NOW, 3));
+    assertThat(politeness.after(FetchOutcome.SKIPPED, 5_000, 3, NOW + 4_000, NOW))
+        .as("another fetch of the host ended meanwhile: its wait stands").isEqualTo(new Politeness.Wait(NOW + 4_000, 3));
   }
 
   @Test
   void aRetryAfterTooLongForMillisIsCappedNotThrown() {
     // 10^17 s: Duration holds it, toMillis() overflows (a server's "Retry-After: 99999999999999999").
-    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(99_999_999_999_999_999L)), -1, 0, NOW))
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(99_999_999_999_999_999L)), -1, 0, 0, NOW))
         .isEqualTo(new Politeness.Wait(NOW + 600_000, 1));
     assertThat(Politeness.saturatedMillis(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
     assertThat(Politeness.saturatedMillis(Duration.ofMillis(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
@@ -59,7 +67,7 @@ class PolitenessTest {
     long[] base = {10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000, 1_280_000, 1_800_000};
     for (int failures = 1; failures <= base.length; failures++) {
       for (int sample = 0; sample < 200; sample++) {
-        Politeness.Wait wait = politeness.after(FetchOutcome.FAILED, -1, failures - 1, NOW);
+        Politeness.Wait wait = politeness.after(FetchOutcome.FAILED, -1, failures - 1, 0, NOW);
         assertThat(wait.consecutiveFailures()).isEqualTo(failures);
         assertThat(wait.nextAllowedMillis() - NOW).as("failure %s", failures)
             .isBetween(base[failures - 1] / 2, base[failures - 1]);
@@ -72,7 +80,7 @@ class PolitenessTest {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int i = 0; i < 500; i++) {
-      long wait = politeness.after(FetchOutcome.FAILED, -1, 3, NOW).nextAllowedMillis() - NOW;
+      long wait = politeness.after(FetchOutcome.FAILED, -1, 3, 0, NOW).nextAllowedMillis() - NOW;
       min = Math.min(min, wait);
       max = Math.max(max, wait);
     }
@@ -81,10 +89,10 @@ class PolitenessTest {
 
   @Test
   void hostIsSuspendedFromTheNthConsecutiveFailure() {
-    assertThat(politeness.after(FetchOutcome.FAILED, -1, 9, NOW)).isEqualTo(new Politeness.Wait(NOW + 21_600_000, 10));
-    assertThat(politeness.after(FetchOutcome.FAILED, -1, 10, NOW).nextAllowedMillis())
+    assertThat(politeness.after(FetchOutcome.FAILED, -1, 9, 0, NOW)).isEqualTo(new Politeness.Wait(NOW + 21_600_000, 10));
+    assertThat(politeness.after(FetchOutcome.FAILED, -1, 10, 0, NOW).nextAllowedMillis())
         .as("still failing after the suspension: suspended again").isEqualTo(NOW + 21_600_000);
-    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(5)), -1, 9, NOW).nextAllowedMillis())
+    assertThat(politeness.after(FetchOutcome.retryAfter(Duration.ofSeconds(5)), -1, 9, 0, NOW).nextAllowedMillis())
         .as("429s count too").isEqualTo(NOW + 21_600_000);
   }
 

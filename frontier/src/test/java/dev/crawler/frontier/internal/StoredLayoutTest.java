@@ -196,6 +196,6 @@ class StoredLayoutTest {
   void fetchOutcomeKindsKeepTheirOrder() {
     // Not stored today, but counters are laid out in this order: keep them in step.
     assertThat(dev.crawler.frontier.FetchOutcome.Kind.values()).extracting(Enum::name)
-        .containsExactly("FETCHED", "RETRY_AFTER", "FAILED", "DEFERRED");
+        .containsExactly("FETCHED", "RETRY_AFTER", "FAILED", "DEFERRED", "SKIPPED");
   }
 }
