@@ -181,7 +181,8 @@ final class PageVisit {
         return null;   // kept for a resume with a larger budget
       }
     }
-    FetchResult result = fetcher.fetch(url);
+    FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url) ? fetcher.fetchAnyType(url)
+        : fetcher.fetch(url);
     if (stop.aborted()) {
       return null;     // cut short by a stop: nothing recorded, the lease returns on resume
     }
@@ -249,20 +250,27 @@ final class PageVisit {
     return cause == null ? note : note == null ? cause : cause + "; " + note;
   }
 
+  /**
+   * Links of an HTML page (by its type, or sniffed when it has none), or URLs of a sitemap (by
+   * its bytes, whatever its type: a text/html sitemap is read as one, and only if it is not a
+   * readable sitemap is it parsed as HTML).
+   */
   private void takeLinks(Lease lease, FetchResult result) {
-    if (result.isHtml() || result.contentType() == null && HtmlSniffer.looksLikeHtml(result.body())) {
-      ParsedPage page = parser.parse(result.url(), result.body(), result.charset());
-      if (!page.nofollow()) {
-        intake.take(page.links(), lease.depth() + 1, lease.url(), 0);
-      }
-      return;
-    }
-    if (followSitemaps) {
-      Optional<Sitemap> sitemap = sitemaps.read(result.url(), result.body(), result.contentType());
+    byte[] body = result.body();
+    boolean html = result.isHtml() || result.contentType() == null && HtmlSniffer.looksLikeHtml(body);
+    if (followSitemaps && (!html || SitemapReader.mayBeSitemap(body))) {
+      Optional<Sitemap> sitemap = sitemaps.read(result.url(), body, result.contentType());
       if (sitemap.isPresent()) {
         List<String> urls = new ArrayList<>(sitemap.get().sitemapUrls());
         urls.addAll(sitemap.get().pageUrls());
         intake.take(urls, lease.depth() + 1, lease.url(), 0);
+        return;
+      }
+    }
+    if (html) {
+      ParsedPage page = parser.parse(result.url(), body, result.charset());
+      if (!page.nofollow()) {
+        intake.take(page.links(), lease.depth() + 1, lease.url(), 0);
       }
     }
   }

@@ -75,6 +75,11 @@ public final class Fetcher implements AutoCloseable {
    * A GET that reads a body of any type, up to {@code maxContentBytes}: for robots.txt and
    * sitemaps, which servers label with whatever type they like.
    */
+  /** As {@link #fetchAnyType(String, long)}, up to {@code fetch.max-content-bytes}. */
+  public FetchResult fetchAnyType(String url) {
+    return fetchAnyType(url, options.maxContentBytes());
+  }
+
   public FetchResult fetchAnyType(String url, long maxContentBytes) {
     checkArgument(maxContentBytes > 0, "Max content bytes (%s) must be > 0", maxContentBytes);
     return fetch(url, ContentTypeFilter.ANY, maxContentBytes);

@@ -98,6 +98,35 @@ public final class SitemapReader {
     }
   }
 
+  /**
+   * Whether a body may be a sitemap whatever its Content-Type says: gzip'd, or XML with a
+   * sitemap's root element. A page labelled text/html that passes is offered to {@link #read}
+   * before the HTML parser (servers label sitemaps text/html too).
+   */
+  public static boolean mayBeSitemap(byte[] body) {
+    if (isGzip(body)) {
+      return true;
+    }
+    String root = XmlRoot.localName(body);
+    return root != null && SITEMAP_ROOTS.contains(root);
+  }
+
+  /**
+   * Whether a URL names a gzip'd sitemap ({@code .xml.gz}, or {@code .gz} with "sitemap" in
+   * its path): servers label those application/x-gzip or application/octet-stream, which the
+   * crawl's accepted types leave out, so they are fetched whatever their type.
+   */
+  public static boolean isGzipSitemapUrl(String url) {
+    int authority = url.indexOf("//");
+    int start = url.indexOf('/', authority < 0 ? 0 : authority + 2);
+    if (start < 0) {
+      return false;
+    }
+    int end = url.indexOf('?', start);
+    String path = url.substring(start, end < 0 ? url.length() : end).toLowerCase(java.util.Locale.ROOT);
+    return path.endsWith(".xml.gz") || path.endsWith(".gz") && path.contains("sitemap");
+  }
+
   private Optional<Sitemap> toSitemap(AbstractSiteMap parsed) {
     List<String> pages = new ArrayList<>();
     List<String> children = new ArrayList<>();

@@ -365,6 +365,8 @@ final class HostileSite implements AutoCloseable {
         }
       }
       case "empty" -> write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      case "sitemap-gz" -> body(out, 200, "application/octet-stream", gzip(sitemapListing(r)));
+      case "sitemap-html" -> body(out, 200, "text/html", sitemapListing(r));
       case "no-type" -> write(out, path.equals("/page")
           ? "HTTP/1.1 200 OK\r\nContent-Length: 43\r\nConnection: close\r\n\r\n<html><a href=/untyped-link>next</a></html>"
           : "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
@@ -439,6 +441,20 @@ final class HostileSite implements AutoCloseable {
 
   private static void redirect(OutputStream out, String location) throws IOException {
     write(out, "HTTP/1.1 302 Found\r\nLocation: " + location + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  }
+
+  /** A sitemap of one page, /listed, of the request's host; only a crawl that reads it as a sitemap requests that page. */
+  private byte[] sitemapListing(Request r) {
+    return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+        + "<url><loc>http://" + r.host() + ":" + port() + "/listed</loc></url></urlset>\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] gzip(byte[] bytes) throws IOException {
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(packed)) {
+      gz.write(bytes);
+    }
+    return packed.toByteArray();
   }
 
   private static void html(OutputStream out, int status, String html) throws IOException {

@@ -342,6 +342,13 @@ class HostileWebTest {
   }
 
   @Test
+  void sitemapsAreReadWhateverTheirTypeSays() {
+    for (String host : List.of("sitemap-gz.example.com", "sitemap-html.example.com")) {
+      assertThat(site.requests(host)).extracting(HostileSite.Request::target).as(host).contains("/listed");
+    }
+  }
+
+  @Test
   void aPageWithoutAContentTypeIsSniffedAsHtmlAndItsLinksFollowed() {
     assertThat(site.requests("no-type.example.com")).extracting(HostileSite.Request::target)
         .contains("/page", "/untyped-link");

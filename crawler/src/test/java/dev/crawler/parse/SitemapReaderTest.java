@@ -173,4 +173,28 @@ class SitemapReaderTest {
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+  @org.junit.jupiter.params.provider.CsvSource({
+      "http://a.test/sitemap.xml.gz, true",
+      "http://a.test/SITEMAP.XML.GZ?x=1, true",
+      "http://a.test/feeds/sitemap-1.gz, true",
+      "http://a.test/dump.tar.gz, false",
+      "http://sitemap.test/dump.tar.gz, false",
+      "http://a.test/sitemap.xml, false",
+      "http://a.test/page?f=sitemap.xml.gz, false",
+      "http://a.test, false"})
+  void gzipSitemapUrlsAreKnownByTheirPath(String url, boolean expected) {
+    assertThat(SitemapReader.isGzipSitemapUrl(url)).isEqualTo(expected);
+  }
+
+  @Test
+  void aBodyMayBeASitemapByItsBytesNotItsType() {
+    byte[] urlset = "<?xml version='1.0'?><urlset><url><loc>http://a.test/</loc></url></urlset>"
+        .getBytes(StandardCharsets.UTF_8);
+    assertThat(SitemapReader.mayBeSitemap(urlset)).isTrue();
+    assertThat(SitemapReader.mayBeSitemap(new byte[] {0x1f, (byte) 0x8b, 8, 0})).as("gzip").isTrue();
+    assertThat(SitemapReader.mayBeSitemap("<!DOCTYPE html><html><body>x".getBytes(StandardCharsets.UTF_8))).isFalse();
+    assertThat(SitemapReader.mayBeSitemap("<?xml version='1.0'?><svg/>".getBytes(StandardCharsets.UTF_8))).isFalse();
+  }
 }
