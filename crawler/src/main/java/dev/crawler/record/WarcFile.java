@@ -22,7 +22,8 @@ final class WarcFile {
   interface Opener {
     WritableByteChannel open(Path path) throws IOException;
 
-    Opener FILES = path -> FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    Opener FILES = path -> StreamChannels.writable(
+        Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
   }
 
   private final Path finalPath;
@@ -54,10 +55,11 @@ final class WarcFile {
 
   /** Forces the bytes to disk, closes the file and gives it its final name. */
   void finish() throws IOException {
-    if (channel instanceof FileChannel file) {
+    channel.close();
+    // Through a descriptor of its own: fsync applies to the file, whichever descriptor asks.
+    try (FileChannel file = FileChannel.open(openPath, StandardOpenOption.WRITE)) {
       file.force(true);
     }
-    channel.close();
     Files.move(openPath, finalPath, StandardCopyOption.ATOMIC_MOVE);
   }
 

@@ -101,6 +101,10 @@ public final class WarcRecorder implements AutoCloseable {
       return;
     }
     RecordEncoder encoder = borrowEncoder();
+    // jwarc encodes through channels of java.nio.channels.Channels, which an interrupt closes
+    // (a stop interrupts the workers still running at the end of its grace): encode with the
+    // interrupt set aside, and leave it for the caller after.
+    boolean interrupted = Thread.interrupted();
     try {
       ByteBuffer records;
       try {
@@ -112,6 +116,9 @@ public final class WarcRecorder implements AutoCloseable {
       append(records);
     } finally {
       returnEncoder(encoder);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -104,6 +104,22 @@ class WarcRecorderTest {
     assertThat(record.blockDigest()).isPresent();
   }
 
+  /** A stop interrupts the workers; one interrupted while it writes must not close the file under the others. */
+  @Test
+  void aWriterInterruptedWhileRecordingLeavesTheFileOpenForTheOthers() throws IOException {
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      Thread.currentThread().interrupt();
+      try {
+        recorder.record(response("http://127.0.0.1:8080/interrupted", new byte[100]));
+      } finally {
+        assertThat(Thread.interrupted()).as("the interrupt is left for the caller").isTrue();
+      }
+      recorder.record(response("http://127.0.0.1:8080/next", new byte[100]));
+    }
+    assertThat(readAll(onlyFile())).extracting(Read::type)
+        .containsExactly("warcinfo", "response", "request", "response", "request");
+  }
+
   @Test
   void theRequestRecordIsRebuiltFromTheHeadersSent() throws IOException {
     try (WarcRecorder recorder = recorder(1 << 20)) {

@@ -1,0 +1,89 @@
+package dev.crawler.record;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * Channels over streams that an interrupt does not close. Those of
+ * {@link java.nio.channels.Channels} and {@link java.nio.channels.FileChannel} are interruptible:
+ * an interrupt of the thread using one closes it. A stop interrupts the fetch workers still
+ * running at the end of its grace time, and one of them caught writing its records closed the
+ * WARC file under every other worker: the clean stop ended as a failure. The WARC file is
+ * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 25 does not close on an
+ * interrupt (the crawl log is written the same way), and written through {@link #writable}.
+ * (jwarc itself still encodes through interruptible channels: {@link WarcRecorder#record} sets
+ * the interrupt aside while it runs.)
+ */
+final class StreamChannels {
+  private StreamChannels() {}
+
+  static WritableByteChannel writable(OutputStream out) {
+    return new WritableByteChannel() {
+      private boolean open = true;
+
+      @Override
+      public int write(ByteBuffer src) throws IOException {
+        int n = src.remaining();
+        if (src.hasArray()) {
+          out.write(src.array(), src.arrayOffset() + src.position(), n);
+          src.position(src.limit());
+        } else {
+          byte[] copy = new byte[n];
+          src.get(copy);
+          out.write(copy);
+        }
+        return n;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() throws IOException {
+        open = false;
+        out.close();
+      }
+    };
+  }
+
+  static ReadableByteChannel readable(InputStream in) {
+    return new ReadableByteChannel() {
+      private boolean open = true;
+
+      @Override
+      public int read(ByteBuffer dst) throws IOException {
+        int n;
+        if (dst.hasArray()) {
+          n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+          if (n > 0) {
+            dst.position(dst.position() + n);
+          }
+        } else {
+          byte[] chunk = new byte[Math.min(dst.remaining(), 8192)];
+          n = in.read(chunk);
+          if (n > 0) {
+            dst.put(chunk, 0, n);
+          }
+        }
+        return n;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() throws IOException {
+        open = false;
+        in.close();
+      }
+    };
+  }
+}
