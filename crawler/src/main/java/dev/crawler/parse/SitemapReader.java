@@ -76,7 +76,13 @@ public final class SitemapReader {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(body, "body");
     try {
-      byte[] content = isGzip(body) ? gunzip(body) : body;
+      if (isGzip(body) && !isSitemapContent(gunzip(body, PREFIX_BYTES))) {
+        // Inflated whole, a gzip'd body of anything else (64 MB of zeros packs into 65 KB) took
+        // up to 50 MB and more than 100 MB of heap to parse as one line of "text".
+        log.debug("{} ({}) is gzip'd, but not a sitemap", url, contentType);
+        return Optional.empty();
+      }
+      byte[] content = isGzip(body) ? gunzip(body, maxUncompressedBytes) : body;
       String root = XmlRoot.localName(content);
       String parseAs;
       if (root == null) {
@@ -105,10 +111,24 @@ public final class SitemapReader {
    */
   public static boolean mayBeSitemap(byte[] body) {
     if (isGzip(body)) {
-      return true;
+      return isSitemapContent(gunzip(body, PREFIX_BYTES));
     }
     String root = XmlRoot.localName(body);
     return root != null && SITEMAP_ROOTS.contains(root);
+  }
+
+  /** Bytes of a gzip'd body inflated to tell whether it is a sitemap before inflating it whole. */
+  private static final int PREFIX_BYTES = 8 * 1024;
+
+  /** XML with a sitemap's root element, or text that starts with an http(s) URL (a sitemap of one URL a line). */
+  private static boolean isSitemapContent(byte[] prefix) {
+    String root = XmlRoot.localName(prefix);
+    if (root != null) {
+      return SITEMAP_ROOTS.contains(root);
+    }
+    String start = new String(prefix, 0, Math.min(prefix.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1)
+        .stripLeading().toLowerCase(java.util.Locale.ROOT);
+    return start.startsWith("http://") || start.startsWith("https://");
   }
 
   /**
@@ -157,9 +177,8 @@ public final class SitemapReader {
     return body.length >= 2 && (body[0] & 0xFF) == 0x1F && (body[1] & 0xFF) == 0x8B;
   }
 
-  /** Inflates at most the limit; a cut or corrupt stream keeps what came before the damage. */
-  private byte[] gunzip(byte[] body) {
-    int limit = maxUncompressedBytes;
+  /** Inflates at most {@code limit} bytes; a cut or corrupt stream keeps what came before the damage. */
+  private static byte[] gunzip(byte[] body, int limit) {
     ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(limit, body.length * 4L));
     byte[] buffer = new byte[16 * 1024];
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {

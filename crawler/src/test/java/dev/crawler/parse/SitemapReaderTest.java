@@ -189,12 +189,50 @@ class SitemapReaderTest {
   }
 
   @Test
-  void aBodyMayBeASitemapByItsBytesNotItsType() {
+  void aBodyMayBeASitemapByItsBytesNotItsType() throws IOException {
     byte[] urlset = "<?xml version='1.0'?><urlset><url><loc>http://a.test/</loc></url></urlset>"
         .getBytes(StandardCharsets.UTF_8);
     assertThat(SitemapReader.mayBeSitemap(urlset)).isTrue();
-    assertThat(SitemapReader.mayBeSitemap(new byte[] {0x1f, (byte) 0x8b, 8, 0})).as("gzip").isTrue();
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(packed)) {
+      gz.write(urlset);
+    }
+    assertThat(SitemapReader.mayBeSitemap(packed.toByteArray())).as("gzip'd").isTrue();
+    assertThat(SitemapReader.mayBeSitemap(new byte[] {0x1f, (byte) 0x8b, 8, 0})).as("a broken gzip header").isFalse();
     assertThat(SitemapReader.mayBeSitemap("<!DOCTYPE html><html><body>x".getBytes(StandardCharsets.UTF_8))).isFalse();
     assertThat(SitemapReader.mayBeSitemap("<?xml version='1.0'?><svg/>".getBytes(StandardCharsets.UTF_8))).isFalse();
+  }
+
+  /** 64 MB of zeros packs into 65 KB: inflated whole and parsed as text it took more than 100 MB of heap. */
+  @Test
+  void aGzipBodyThatIsNotASitemapIsNotInflatedWhole() throws IOException {
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(packed)) {
+      byte[] zeros = new byte[1 << 20];
+      for (int i = 0; i < 64; i++) {
+        gz.write(zeros);
+      }
+    }
+    byte[] bomb = packed.toByteArray();
+    assertThat(SitemapReader.mayBeSitemap(bomb)).isFalse();
+    long before = allocated();
+    assertThat(new SitemapReader(50_000).read("http://a.test/sitemap.xml.gz", bomb, "application/octet-stream")).isEmpty();
+    assertThat(allocated() - before).as("bytes allocated to find out").isLessThan(8L << 20);
+  }
+
+  @Test
+  void aGzipdListOfUrlsIsStillASitemap() throws IOException {
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(packed)) {
+      gz.write("\n  http://a.test/1\nhttp://a.test/2\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    assertThat(SitemapReader.mayBeSitemap(packed.toByteArray())).isTrue();
+    assertThat(new SitemapReader(50_000).read("http://a.test/urls.txt.gz", packed.toByteArray(), null).orElseThrow()
+        .pageUrls()).containsExactly("http://a.test/1", "http://a.test/2");
+  }
+
+  private static long allocated() {
+    return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+        .getCurrentThreadAllocatedBytes();
   }
 }
