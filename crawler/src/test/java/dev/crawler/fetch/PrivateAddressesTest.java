@@ -51,4 +51,36 @@ class PrivateAddressesTest {
   void anAddressIsPrivateWhenItIsInAReservedRange(String address, boolean expected) {
     assertThat(PrivateAddresses.isPrivate(InetAddresses.forString(address))).isEqualTo(expected);
   }
+
+  /**
+   * What the system resolver returns for an AAAA record: an Inet6Address, even for the forms
+   * that carry an IPv4 address (parsing a literal turns only the mapped form into an Inet4Address).
+   */
+  @ParameterizedTest(name = "{0} private: {1}")
+  @org.junit.jupiter.params.provider.CsvSource({
+      "::ffff:127.0.0.1, true",
+      "::ffff:10.0.0.7, true",
+      "::ffff:169.254.169.254, true",
+      "::ffff:8.8.8.8, false",
+      "::127.0.0.1, true",
+      "::8.8.8.8, false",
+      "64:ff9b::a9fe:a9fe, true",
+      "64:ff9b::808:808, false",
+      "2002:7f00:1::, true",
+      "2002:c0a8:101::1, true",
+      "2002:808:808::1, false",
+      "2606:4700::6810:85e5, false"})
+  void anIpv6AddressCarryingAnIpv4OneIsJudgedByIt(String address, boolean expected) throws Exception {
+    byte[] bytes = java.net.Inet6Address.getByName(address).getAddress();
+    if (bytes.length == 4) {   // the parser made a mapped literal IPv4: build the 16 bytes the resolver gives
+      byte[] v6 = new byte[16];
+      v6[10] = (byte) 0xff;
+      v6[11] = (byte) 0xff;
+      System.arraycopy(bytes, 0, v6, 12, 4);
+      bytes = v6;
+    }
+    java.net.InetAddress v6 = java.net.Inet6Address.getByAddress(null, bytes, -1);
+    assertThat(v6).isInstanceOf(java.net.Inet6Address.class);
+    assertThat(PrivateAddresses.isPrivate(v6)).isEqualTo(expected);
+  }
 }
