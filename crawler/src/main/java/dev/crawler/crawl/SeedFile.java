@@ -25,10 +25,18 @@ final class SeedFile {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw new CrawlStartException("seed file " + file + " does not exist; set crawl.seeds or pass --seeds FILE");
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new CrawlStartException("seed file " + file + " is not UTF-8 text; save it as UTF-8 (URLs are ASCII, or "
+          + "UTF-8 for international names and paths)");
     }
     List<Seed> seeds = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
-      String text = stripComment(lines.get(i)).strip();
+      String line = lines.get(i);
+      // A byte order mark (Notepad saves one) is no part of the first URL; strip() keeps it.
+      if (i == 0 && line.startsWith("\uFEFF")) {
+        line = line.substring(1);
+      }
+      String text = stripComment(line).strip();
       if (!text.isEmpty()) {
         seeds.add(new Seed(i + 1, text));
       }

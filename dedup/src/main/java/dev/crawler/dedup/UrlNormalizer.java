@@ -172,7 +172,9 @@ public final class UrlNormalizer {
    */
   private static boolean hasHost(String url) {
     Matcher m = HOST_AND_PATH.matcher(url);
-    return m.lookingAt();
+    // A port is at most 65535 (WHATWG URL): "http://a.test:80800/" is no URL, and the crawl's
+    // URL parser (OkHttp's) refuses it further on.
+    return m.lookingAt() && (m.group(3) == null || Integer.parseInt(m.group(3), 1, m.group(3).length(), 10) <= 65_535);
   }
 
   private static final Pattern HOST_AND_PATH =
