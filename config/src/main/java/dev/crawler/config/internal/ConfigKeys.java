@@ -222,6 +222,10 @@ public final class ConfigKeys {
     if (url.isEmpty()) {
       return null;
     }
+    if (!url.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
+      // It goes into the User-Agent header, which is ASCII (RFC 9110 5.5): OkHttp refuses the rest at start.
+      return "has characters a User-Agent header cannot carry: use the punycode host (xn--...) and %-escapes";
+    }
     try {
       String scheme = new URI(url).getScheme();
       if (scheme != null && List.of("http", "https", "mailto").contains(scheme.toLowerCase(java.util.Locale.ROOT))) {

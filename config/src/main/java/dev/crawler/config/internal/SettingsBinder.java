@@ -55,6 +55,13 @@ public final class SettingsBinder {
   private void bindSection(String section, YamlNode.Mapping mapping) {
     for (YamlNode.Entry entry : mapping.entries().values()) {
       String path = section.isEmpty() ? entry.key() : section + "." + entry.key();
+      if (entry.key().indexOf('.') >= 0) {
+        // "fetch.workers: 16" beside "fetch: {workers: 8}" would name the same setting twice,
+        // past the duplicate-key check, and the last one would win unseen.
+        problems.add(new ConfigProblem(entry.keyLine(), path, "a key is one name, without '.': write it nested, "
+            + "as in " + nestedExample(entry.key())));
+        continue;
+      }
       ConfigKey<?> key = KEYS_BY_PATH.get(path);
       if (key != null) {
         bindKey(key, entry);
@@ -109,5 +116,17 @@ public final class SettingsBinder {
     }
     return "unknown key; allowed " + (section.isEmpty() ? "at the top" : "in " + section) + ": "
         + String.join(", ", siblings);
+  }
+
+  /** "fetch.workers" as the nested YAML it means: "fetch: {workers: ...}". */
+  private static String nestedExample(String dottedKey) {
+    String[] parts = dottedKey.split("\\.", -1);
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < parts.length - 1; i++) {
+      out.append(parts[i]).append(": {");
+    }
+    out.append(parts[parts.length - 1]).append(": ...");
+    out.append("}".repeat(parts.length - 1));
+    return out.toString();
   }
 }
