@@ -76,8 +76,10 @@ public final class UrlNormalizer {
   UrlNormalization normalizeTheLongWay(String raw) {
     try {
       return normalizeOrThrow(raw);
-    } catch (RuntimeException e) {
-      // Web input never throws: whatever a library trips on is a malformed URL.
+    } catch (RuntimeException | StackOverflowError e) {
+      // Web input never throws: whatever a library trips on is a malformed URL. (A regex over
+      // thousands of host labels recursed once a label; hosts over 253 characters are refused
+      // before it now, and this stays for what else may recurse.)
       return UrlNormalization.rejected(Reason.MALFORMED, clip(raw) + " (" + e.getClass().getSimpleName() + ")");
     }
   }
@@ -171,11 +173,22 @@ public final class UrlNormalizer {
    * literal: what the rest of the crawl relies on.
    */
   private static boolean hasHost(String url) {
+    int hostStart = url.indexOf("//") + 2;
+    int hostEnd = hostStart;
+    while (hostEnd < url.length() && url.charAt(hostEnd) != '/' && url.charAt(hostEnd) != ':') {
+      hostEnd++;
+    }
+    if (hostEnd - hostStart > MAX_HOST_LENGTH && url.charAt(hostStart) != '[') {
+      return false;
+    }
     Matcher m = HOST_AND_PATH.matcher(url);
     // A port is at most 65535 (WHATWG URL): "http://a.test:80800/" is no URL, and the crawl's
     // URL parser (OkHttp's) refuses it further on.
     return m.lookingAt() && (m.group(3) == null || Integer.parseInt(m.group(3), 1, m.group(3).length(), 10) <= 65_535);
   }
+
+  /** RFC 1035 2.3.4: a name is at most 255 octets on the wire, 253 characters written out. */
+  private static final int MAX_HOST_LENGTH = 253;
 
   private static final Pattern HOST_AND_PATH =
       Pattern.compile("https?://([a-z0-9_-]+(\\.[a-z0-9_-]+)*|\\[[0-9a-f:.]+])(:\\d{1,5})?/");

@@ -48,6 +48,19 @@ class UrlNormalizerTest {
    * The properties every input keeps, over generated URLs that look like the web's and
    * over random junk: no exception, and normalizing twice changes nothing.
    */
+  /** A host of 2,000 labels made the host regex recurse once a label, to a StackOverflowError. */
+  @Test
+  void aHostOfThousandsOfLabelsIsRejectedNotAStackOverflow() {
+    for (String url : List.of("http://a_" + ".a".repeat(2000) + "/", "http://" + "\u00e9.".repeat(2000) + "com/",
+        "http://" + "a".repeat(254) + "/")) {
+      assertThat(normalizer.normalize(url)).as(url.substring(0, 30))
+          .isInstanceOfSatisfying(UrlNormalization.Rejected.class,
+              r -> assertThat(r.reason()).isEqualTo(UrlNormalization.Reason.MALFORMED));
+    }
+    assertThat(normalizer.normalize("http://" + "a".repeat(63) + "." + "b".repeat(63) + ".test/"))
+        .isInstanceOf(UrlNormalization.Accepted.class);
+  }
+
   @Test
   void normalizingIsIdempotentAndNeverThrows() {
     SplittableRandom random = new SplittableRandom(20261130);

@@ -95,6 +95,21 @@ public final class FilterFile {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
     }
+    syncDirectory(file.toAbsolutePath().getParent());
+  }
+
+  /**
+   * Makes the rename durable: the file's bytes were forced, but its name lives in the folder.
+   * Without this a power cut could keep the store's "filter saved" mark, written with sync
+   * after it, and lose the rename, so the next start would load the older file, short of this
+   * run's URLs. Linux fsyncs a folder opened for reading; a system that refuses is left as is.
+   */
+  private static void syncDirectory(Path directory) {
+    try (FileChannel folder = FileChannel.open(directory, StandardOpenOption.READ)) {
+      folder.force(true);
+    } catch (IOException refused) {
+      // Not every filesystem or OS lets a folder be fsynced; the file itself was.
+    }
   }
 
   public static Contents read(Path file) throws IOException {

@@ -159,16 +159,35 @@ public final class FingerprintStore implements AutoCloseable {
     }
   }
 
-  /** Calls {@code action} with every stored fingerprint, in key order. */
-  public long forEach(Consumer<UrlFingerprint> action) {
+  /**
+   * Calls {@code action} with every stored fingerprint, in key order.
+   *
+   * @throws IOException if the store cannot be read to its end (a damaged file): an iterator
+   *     that meets an error just stops, and a filter rebuilt from part of the store would say
+   *     "new" for every URL after the damage
+   */
+  public long forEach(Consumer<UrlFingerprint> action) throws IOException {
     long count = 0;
     try (RocksIterator it = db.newIterator(fingerprintFamily, readOptions)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         action.accept(UrlFingerprint.fromBytes(it.key()));
         count++;
       }
+      try {
+        it.status();
+      } catch (RocksDBException e) {
+        throw new IOException("the URL-seen store cannot be read to its end (" + String.format("%,d", count)
+            + " fingerprints read): " + e.getMessage() + "; restore its folder, or start the crawl afresh", e);
+      }
     }
     return count;
+  }
+
+  /** Writes the memtable out to a table file (tests use it to damage one). */
+  public void flush() throws RocksDBException {
+    try (org.rocksdb.FlushOptions options = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      db.flush(options, fingerprintFamily);
+    }
   }
 
   /** RocksDB's estimate of the stored fingerprints (exact after a compaction, close otherwise). */
