@@ -197,6 +197,79 @@ class PolitenessSchedulingTest {
     }
   }
 
+  /**
+   * With more partitions than lock groups a group serves several; one partition's hosts, all
+   * read in and not due, used to fill half the working set and stop every refill, so the other
+   * partition's hosts on disk, due long ago, were never served.
+   */
+  @Test
+  void noHostStarvesWhenAGroupServesSeveralPartitions() throws Exception {
+    int partitions = 32;   // group 0 serves partitions 0 and 16
+    List<String> inPartition0 = hostsOfPartition(0, partitions, 5);
+    List<String> inPartition16 = hostsOfPartition(16, partitions, 20);
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(10))
+        .partitions(partitions).workingSetHosts(128).build();   // 8 hosts a group
+    Map<String, Integer> leases = new HashMap<>();
+    try (Frontier f = Frontier.open(dir, options)) {
+      for (String host : inPartition0) {
+        f.offer(urls(host, 0, 100));
+      }
+      for (String host : inPartition16) {
+        f.offer(urls(host, 0, 100));
+      }
+      for (int second = 0; second < 300; second++) {
+        for (Optional<Lease> l = f.next(Duration.ZERO); l.isPresent(); l = f.next(Duration.ZERO)) {
+          leases.merge(l.get().hostKey(), 1, Integer::sum);
+          f.complete(l.get(), FetchOutcome.FETCHED);
+        }
+        clock.advance(Duration.ofSeconds(1));
+      }
+    }
+    // Each host is due every 10 s for 300 s: 30 leases, give or take the first.
+    for (String host : inPartition0) {
+      assertThat(leases.getOrDefault(host, 0)).as(host + " (partition 0)").isBetween(29, 31);
+    }
+    for (String host : inPartition16) {
+      assertThat(leases.getOrDefault(host, 0)).as(host + " (partition 16)").isBetween(29, 31);
+    }
+  }
+
+  /** The same with no delay: every host is always due, and the group must still go round all of them. */
+  @Test
+  void noHostStarvesWhenAGroupServesSeveralPartitionsWithNoDelay() throws Exception {
+    int partitions = 32;
+    List<String> hosts = new ArrayList<>(hostsOfPartition(0, partitions, 5));
+    hosts.addAll(hostsOfPartition(16, partitions, 20));
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .partitions(partitions).workingSetHosts(128).build();
+    Map<String, Integer> leases = new HashMap<>();
+    try (Frontier f = Frontier.open(dir, options)) {
+      for (String host : hosts) {
+        f.offer(urls(host, 0, 100));
+      }
+      for (int i = 0; i < 400; i++) {   // fewer than the 100 URLs of 8 hosts: none runs dry and lets others in
+        Lease l = FrontierTest.take(f);
+        leases.merge(l.hostKey(), 1, Integer::sum);
+        f.complete(l, FetchOutcome.FETCHED);
+        clock.advance(Duration.ofMillis(1));
+      }
+    }
+    // 400 leases over 25 hosts: 16 each if shared evenly; none may be left out.
+    assertThat(hosts).allSatisfy(host -> assertThat(leases.getOrDefault(host, 0)).as(host).isGreaterThanOrEqualTo(8));
+  }
+
+  private static List<String> hostsOfPartition(int partition, int partitions, int n) {
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; hosts.size() < n; i++) {
+      String host = "h" + i + ".test";
+      if (dev.crawler.frontier.internal.HostKeys.partition(dev.crawler.frontier.internal.HostKeys.utf8(host),
+          partitions) == partition) {
+        hosts.add(host);
+      }
+    }
+    return hosts;
+  }
+
   @Test
   void idleHostComingBackStillWaitsItsDelay() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(5)).build();

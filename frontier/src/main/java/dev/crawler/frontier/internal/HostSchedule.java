@@ -56,6 +56,9 @@ public final class HostSchedule {
   private final boolean[] drained;
   /** The partitions this schedule serves, in the order refills read them. */
   private final int[] served;
+  /** Whether a cursor or drained flag changed since {@link #earliestOnDisk} was last worked out. */
+  private boolean cursorsMoved = true;
+  private long earliestOnDisk;
   private int undrained;
   private int nextPartitionToRead;
   /**
@@ -256,8 +259,16 @@ public final class HostSchedule {
 
   /** The earliest ready host if it may be fetched at {@code now}, else null; reads hosts in from disk as needed. */
   public HostQueue firstReady(long now) {
-    if (ready.size() < Math.max(1, capacity / 2) && undrained > 0) {
-      refill();
+    if (undrained > 0) {
+      if (ready.size() < Math.max(1, capacity / 2)) {
+        refill();
+      } else if (served.length > 1 && earliestOnDisk() < ready.first().nextAllowed) {
+        // A partition's cursor keeps earliest-first within that partition only. With several
+        // partitions in a group, one partition's hosts read in and not yet due could fill half
+        // the set and stop every refill, while another's, due long ago, waited on disk for good.
+        // Read those in; the latest in memory make room (evictOverflow).
+        refillEarlierThan(ready.first().nextAllowed);
+      }
     }
     if (ready.isEmpty()) {
       return null;
@@ -293,12 +304,43 @@ public final class HostSchedule {
       // Everything of this partition still ready sorts before it, so moving the cursor back
       // to it keeps invariant 2 for them.
       cursor[last.partition] = last.scheduleKey;
+      cursorsMoved = true;
       if (drained[last.partition]) {
         drained[last.partition] = false;
         undrained++;
       }
       if (last.inFlight == 0) {
         leaveMemory(last);
+      }
+    }
+  }
+
+  /** The earliest time a host waiting on disk may have: the least of the undrained partitions' cursors. */
+  private long earliestOnDisk() {
+    if (cursorsMoved) {
+      long earliest = Long.MAX_VALUE;
+      for (int p : served) {
+        if (!drained[p]) {
+          earliest = Math.min(earliest, cursorMillis(cursor[p]));
+        }
+      }
+      earliestOnDisk = earliest;
+      cursorsMoved = false;
+    }
+    return earliestOnDisk;
+  }
+
+  /** The time of a cursor: a schedule key's, or the least for a partition not read from yet. */
+  private static long cursorMillis(byte[] cursor) {
+    return cursor.length >= 11 ? ScheduleKey.nextAllowedMillis(cursor) : Long.MIN_VALUE;
+  }
+
+  /** Reads in the next hosts of each undrained partition whose cursor is earlier than {@code millis}. */
+  private void refillEarlierThan(long millis) {
+    int want = Math.max(1, capacity / 2);
+    for (int p : served) {
+      if (!drained[p] && cursorMillis(cursor[p]) < millis) {
+        refill(p, want);
       }
     }
   }
@@ -322,6 +364,7 @@ public final class HostSchedule {
       keys.add(k);
       return keys.size() < want;
     });
+    cursorsMoved = true;
     if (keys.size() < want) {
       drained[p] = true;
       undrained--;
