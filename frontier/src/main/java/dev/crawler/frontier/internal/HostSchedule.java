@@ -259,10 +259,11 @@ public final class HostSchedule {
 
   /** The earliest ready host if it may be fetched at {@code now}, else null; reads hosts in from disk as needed. */
   public HostQueue firstReady(long now) {
-    if (undrained > 0) {
-      if (ready.size() < Math.max(1, capacity / 2)) {
-        refill();
-      } else if (served.length > 1 && earliestOnDisk() < ready.first().nextAllowed) {
+    if (undrained > 0 && ready.size() < Math.max(1, capacity / 2)) {
+      refill();
+    }
+    if (undrained > 0 && served.length > 1 && !ready.isEmpty()) {
+      if (earliestOnDisk() < ready.first().nextAllowed) {
         // A partition's cursor keeps earliest-first within that partition only. With several
         // partitions in a group, one partition's hosts read in and not yet due could fill half
         // the set and stop every refill, while another's, due long ago, waited on disk for good.
