@@ -260,17 +260,19 @@ public final class Crawl implements AutoCloseable {
    */
   private static void restoreBudget(PageBudget budget, CrawlConfig config, CrawlDirectory dir,
       Optional<StatsSnapshot> before, Scope scope) throws IOException {
+    long fromStats = before.map(Crawl::fetchAttempts).orElse(0L);
     if (config.output().crawlLog()) {
       SpentPages.Counts spent = SpentPages.count(dir.crawlLog(), scope::hostKey, budget.limitedPerHost());
-      budget.restore(spent.total(), spent.perHost());
+      // The larger count: a run before this one may have had the crawl log off (then the log
+      // holds fewer pages than were spent, or none), and stats.json counted them all.
+      budget.restore(Math.max(spent.total(), fromStats), spent.perHost());
       if (spent.unreadableLines() > 0) {
         log.warn("{} line(s) of {} are not crawl-log lines (a line cut by a kill is one) and were not counted"
             + " against the page limits", spent.unreadableLines(), dir.crawlLog());
       }
       return;
     }
-    long total = before.map(Crawl::fetchAttempts).orElse(0L);
-    budget.restore(total, Map.of());
+    budget.restore(fromStats, Map.of());
     if (budget.limitedPerHost()) {
       log.warn("Without a crawl log (output.crawl-log: false) the pages each host had before the resume are"
           + " unknown: crawl.limits.max-pages-per-host counts again from zero");

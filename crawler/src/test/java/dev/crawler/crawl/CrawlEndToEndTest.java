@@ -79,8 +79,13 @@ class CrawlEndToEndTest {
     return config(dir, maxPages, maxPagesPerHost, 1);
   }
 
-  /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed. */
   static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost, int partitions) throws Exception {
+    return config(dir, maxPages, maxPagesPerHost, partitions, "");
+  }
+
+  /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed; then {@code more} sections. */
+  static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost, int partitions, String more)
+      throws Exception {
     String yaml = """
         crawl:
           data-dir: '%s'
@@ -101,7 +106,7 @@ class CrawlEndToEndTest {
           expected-urls: 100_000
         stats:
           interval: 500ms
-        """.formatted(dir, maxPages, maxPagesPerHost, partitions);
+        """.formatted(dir, maxPages, maxPagesPerHost, partitions) + more;
     return ConfigLoader.parse(yaml, "test", dir.getParent());
   }
 

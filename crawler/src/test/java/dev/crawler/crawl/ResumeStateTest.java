@@ -74,6 +74,16 @@ class ResumeStateTest {
         .allSatisfy((host, pages) -> assertThat(pages).as(host).isLessThanOrEqualTo(10));
   }
 
+  /** A run without a crawl log left pages in stats.json only: a resume with the log on must count them too. */
+  @Test
+  void pagesOfARunWithoutACrawlLogStillCountAfterTheLogIsTurnedOn() throws Exception {
+    CrawlConfig withoutLog = CrawlEndToEndTest.config(dir.resolve("crawl"), "20", "unlimited", 1,
+        "output:\n  crawl-log: false\n");
+    assertThat(run(withoutLog, Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    assertThat(run(config("30", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.MAX_PAGES);
+    assertThat(pages()).isEqualTo(30);
+  }
+
   @Test
   void theTotalLimitCountsFromTheCrawlLogNotFromAStaleStatsFile() throws Exception {
     assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
