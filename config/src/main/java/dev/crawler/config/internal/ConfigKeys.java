@@ -105,7 +105,7 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> FETCH_WORKERS = ConfigKey.of("fetch.workers", integer(1, 100_000), "32",
       "Fetches in flight at once across all hosts (virtual threads).");
   public static final ConfigKey<Integer> FETCH_MAX_CONNECTIONS = ConfigKey.of("fetch.max-connections",
-      integer(1, 100_000), "256", "Open connections kept in all, idle ones included.");
+      integer(1, 100_000), "256", "Idle connections kept open for reuse, in all; those in use (at most fetch.workers) come on top.");
   public static final ConfigKey<Duration> FETCH_CONNECT_TIMEOUT = ConfigKey.of("fetch.timeouts.connect",
       duration(Duration.ofMillis(1)), "10s", "Longest wait for a TCP and TLS connection.");
   public static final ConfigKey<Duration> FETCH_READ_TIMEOUT = ConfigKey.of("fetch.timeouts.read",
