@@ -70,8 +70,12 @@ class ConfigDefaultsTest {
         seen:
           memory-budget: 2GB
           false-positive-policy: accept
+        normalize:
+          strip-parameters: ['*_ref', utm_*]
         """, "crawl.yaml", BASE);
     String yaml = config.toYaml();
+    assertThat(yaml).as("a value starting with '*' is quoted, or it would read back as an alias")
+        .contains("\"*_ref\"");
     assertThat(yaml).contains("  workers: 64   # default: 32\n");
     assertThat(yaml).contains("  memory-budget: 2GB   # default: none\n");
     assertThat(yaml).contains("  # false-positive-rate: 1%   # not used: another key decides it\n");

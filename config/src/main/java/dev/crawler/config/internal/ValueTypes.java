@@ -529,7 +529,8 @@ public final class ValueTypes {
 
   // ---------------------------------------------------------------- helpers
 
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./*+-][A-Za-z0-9_./*+ -]*");
+  /** Safe unquoted: no YAML indicator first ('*' would start an alias, '-' a list item, ...). */
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./+][A-Za-z0-9_./*+ -]*");
 
   /** Quotes text for YAML unless it is plainly safe as it is. */
   static String quote(String value) {

@@ -84,6 +84,11 @@ public final class YamlReader {
       case VALUE_NULL:
         return new YamlNode.Scalar(line, null);
       default:
+        if (parser instanceof com.fasterxml.jackson.dataformat.yaml.YAMLParser yaml && yaml.isCurrentAlias()) {
+          // Jackson hands an alias (*name) over as its name, so "[*_ref]" became "_ref" unseen.
+          problems.add(new ConfigProblem(line, path, "YAML aliases (*" + parser.getText()
+              + ") are not supported; quote the value if it starts with '*'"));
+        }
         return new YamlNode.Scalar(line, parser.getText());
     }
   }
