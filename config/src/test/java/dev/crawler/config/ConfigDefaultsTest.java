@@ -93,13 +93,14 @@ class ConfigDefaultsTest {
   void typedValuesAreReadAsPeopleWriteThem() {
     CrawlConfig config = ConfigLoader.parse("""
         politeness: {default-delay: 500ms, max-crawl-delay: 1.5m}
-        fetch: {max-content-bytes: 6GB}
+        fetch: {max-content-bytes: 0.75GB, workers: '1,000'}
         seen: {expected-urls: 5e9, false-positive-rate: 0.1%, recent-memory: 128MB, store-cache: 0.5GB}
         crawl: {limits: {max-pages: 1_000_000, max-duration: 12h}}
         """, "c.yaml", BASE);
     assertThat(config.politeness().defaultDelay()).hasMillis(500);
     assertThat(config.politeness().maxCrawlDelay()).hasSeconds(90);
-    assertThat(config.fetch().maxContentBytes().bytes()).isEqualTo(6L << 30);
+    assertThat(config.fetch().maxContentBytes().bytes()).isEqualTo(768L << 20);
+    assertThat(config.fetch().workers()).isEqualTo(1_000);
     assertThat(config.seen().expectedUrls()).isEqualTo(5_000_000_000L);
     assertThat(config.seen().falsePositiveRate()).isEqualTo(0.001);
     assertThat(config.seen().recentMemory().bytes()).isEqualTo(128L << 20);

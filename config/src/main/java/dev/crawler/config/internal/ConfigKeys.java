@@ -113,7 +113,8 @@ public final class ConfigKeys {
   public static final ConfigKey<Duration> FETCH_TOTAL_TIMEOUT = ConfigKey.of("fetch.timeouts.total",
       duration(Duration.ofMillis(1)), "2m", "Longest time for one whole fetch, body included.");
   public static final ConfigKey<DataSize> FETCH_MAX_CONTENT = ConfigKey.of("fetch.max-content-bytes",
-      size(DataSize.ofBytes(1)), "10MB", "Body bytes kept, after decompression; the rest is cut and the page marked truncated.");
+      size(DataSize.ofBytes(1), DataSize.ofBytes(1L << 30)), "10MB",
+      "Body bytes kept, after decompression; the rest is cut and the page marked truncated. A body is held in memory whole.");
   public static final ConfigKey<Integer> FETCH_MAX_REDIRECTS = ConfigKey.of("fetch.max-redirects", integer(0, 20), "5",
       "Redirect hops followed from one URL.");
   public static final ConfigKey<List<String>> FETCH_CONTENT_TYPES = ConfigKey.ofList("fetch.accepted-content-types",

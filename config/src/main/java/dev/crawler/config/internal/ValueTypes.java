@@ -529,6 +529,8 @@ public final class ValueTypes {
 
   // ---------------------------------------------------------------- helpers
 
+  private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+");
+
   /** Safe unquoted: no YAML indicator first ('*' would start an alias, '-' a list item, ...). */
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./+][A-Za-z0-9_./*+ -]*");
 
@@ -542,6 +544,11 @@ public final class ValueTypes {
   }
 
   static long parseCount(String text, String allowed) throws BadValue {
+    if (text.indexOf(',') >= 0 && !THOUSANDS.matcher(text.strip()).matches()) {
+      // "1,5" is no thousands separator: a decimal comma, or a typo. Read as 15 it was wrong either way.
+      throw new BadValue("\"" + text + "\" is not a whole number (commas only between groups of three digits); allowed: "
+          + allowed);
+    }
     String digits = text.replace("_", "").replace(",", "");
     try {
       if (digits.matches("-?\\d+")) {
