@@ -13,7 +13,7 @@ import java.nio.channels.WritableByteChannel;
  * an interrupt of the thread using one closes it. A stop interrupts the fetch workers still
  * running at the end of its grace time, and one of them caught writing its records closed the
  * WARC file under every other worker: the clean stop ended as a failure. The WARC file is
- * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 25 does not close on an
+ * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 17 and 25 do not close on an
  * interrupt (the crawl log is written the same way), and written through {@link #writable}.
  * (jwarc itself still encodes through interruptible channels: {@link WarcRecorder#record} sets
  * the interrupt aside while it runs.)
