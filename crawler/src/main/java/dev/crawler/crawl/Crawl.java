@@ -476,6 +476,19 @@ public final class Crawl implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
+    // An interrupt (run() keeps one it was stopped by) would close the channels that save the
+    // filter and finish the WARC file: set it aside while closing, and put it back after.
+    boolean interrupted = Thread.interrupted();
+    try {
+      closeParts();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void closeParts() throws IOException {
     if (stop.reason() != StopReason.FAILED) {
       closeAll(opened, null);
       return;

@@ -108,6 +108,9 @@ final class PageVisit {
         complete = false;
       }
       throw e;
+    } catch (Error e) {
+      complete = false;   // out of memory, say: the crawl stops, and a resume visits the URL again
+      throw e;
     } finally {
       if (complete) {
         complete(lease, scheduling);
@@ -157,12 +160,16 @@ final class PageVisit {
       log(lease, visit.outcome, null, detail(rules.cause(), visit.note));
       return visit;
     }
+    // A URL that ends here without a request of its own (SKIPPED) leaves the host's time as it
+    // was; but if robots.txt was just requested for it, that request counts: the host waits.
+    boolean robotsJustFetched = !rules.fetchedAt().isBefore(asked);
+    FetchOutcome noRequest = robotsJustFetched ? FetchOutcome.FETCHED : FetchOutcome.SKIPPED;
     if (!rules.isAllowed(url)) {
       log(lease, CrawlOutcome.ROBOTS_DENIED, null, null);
-      return new Visit(CrawlOutcome.ROBOTS_DENIED, FetchOutcome.SKIPPED);   // no request: the host's turn is not spent
+      return new Visit(CrawlOutcome.ROBOTS_DENIED, noRequest);
     }
     boolean deferredBefore = deferred.asMap().remove(url) != null;
-    if (!rules.fetchedAt().isBefore(asked) && !deferredBefore) {
+    if (robotsJustFetched && !deferredBefore) {
       // robots.txt was just requested from this host: the page waits the host's delay like any
       // second request would (a Crawl-delay counts between all requests, robots.txt included).
       // Once only: if robots.txt was fetched again by the time the URL came back (its answers
@@ -174,7 +181,7 @@ final class PageVisit {
       case GRANTED -> { }
       case HOST_SPENT -> {
         log(lease, CrawlOutcome.BUDGET_EXCEEDED, null, "crawl.limits.max-pages-per-host reached");
-        return new Visit(CrawlOutcome.BUDGET_EXCEEDED, FetchOutcome.SKIPPED);   // the host's leftovers go at once
+        return new Visit(CrawlOutcome.BUDGET_EXCEEDED, noRequest);   // the host's leftovers go at once
       }
       case CRAWL_SPENT -> {
         crawlBudgetSpent.run();

@@ -120,15 +120,16 @@ public final class SitemapReader {
   /** Bytes of a gzip'd body inflated to tell whether it is a sitemap before inflating it whole. */
   private static final int PREFIX_BYTES = 8 * 1024;
 
-  /** XML with a sitemap's root element, or text that starts with an http(s) URL (a sitemap of one URL a line). */
+  /** XML with a sitemap's root element, or text with a line that is an http(s) URL (a sitemap of one URL a line). */
   private static boolean isSitemapContent(byte[] prefix) {
     String root = XmlRoot.localName(prefix);
     if (root != null) {
       return SITEMAP_ROOTS.contains(root);
     }
-    String start = new String(prefix, 0, Math.min(prefix.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1)
-        .stripLeading().toLowerCase(java.util.Locale.ROOT);
-    return start.startsWith("http://") || start.startsWith("https://");
+    // A byte order mark and lines that are no URL (a comment, a title) may come first.
+    return prefix.length > 0 && new String(prefix, java.nio.charset.StandardCharsets.ISO_8859_1).lines()
+        .map(line -> line.replace("\u00EF\u00BB\u00BF", "").strip().toLowerCase(java.util.Locale.ROOT))
+        .anyMatch(line -> line.startsWith("http://") || line.startsWith("https://"));
   }
 
   /**

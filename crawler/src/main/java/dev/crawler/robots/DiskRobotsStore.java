@@ -47,8 +47,8 @@ public final class DiskRobotsStore implements RobotsStore {
   }
 
   /**
-   * Opens the store in {@code directory}, creating it if missing. One that cannot be opened
-   * (damaged) is set aside as {@code directory.damaged-N} and a new one started, with a warning:
+   * Opens the store in {@code directory}, creating it if missing. One that RocksDB finds
+   * corrupt is set aside as {@code directory.damaged-N} and a new one started, with a warning:
    * what it held is only worth one fetch per host.
    *
    * @throws IOException if no store can be opened there (the disk is full, say)
@@ -57,7 +57,10 @@ public final class DiskRobotsStore implements RobotsStore {
     try {
       return tryOpen(directory);
     } catch (IOException first) {
-      if (!Files.exists(directory)) {
+      // Only damage is set aside; a full disk, a held lock or too many open files say nothing
+      // about the store, and moving it would only lose it.
+      if (!(first.getCause() instanceof RocksDBException e && e.getStatus() != null
+          && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption)) {
         throw first;
       }
       Path aside = directory.resolveSibling(directory.getFileName() + ".damaged-" + System.currentTimeMillis());

@@ -176,24 +176,28 @@ class CrawlEndToEndTest {
     RequestLog log = site.requests();
     StopReason[] returned = new StopReason[1];
     boolean[] stillInterrupted = new boolean[1];
-    try (Crawl crawl = open(dir.resolve("crawl"), "unlimited", Crawl.Start.NEW)) {
-      Thread runner = Thread.ofPlatform().start(() -> {
-        try {
-          returned[0] = crawl.run();
-          stillInterrupted[0] = Thread.currentThread().isInterrupted();
-        } catch (InterruptedException e) {
-          throw new AssertionError("run() threw instead of stopping", e);
-        }
-      });
-      while (crawl.stats().pages() < 5) {
-        Thread.sleep(10);
+    Crawl crawl = open(dir.resolve("crawl"), "unlimited", Crawl.Start.NEW);
+    // run() and close() on one thread, as try-with-resources around run() does.
+    Thread runner = Thread.ofPlatform().start(() -> {
+      try (crawl) {
+        returned[0] = crawl.run();
+        stillInterrupted[0] = Thread.currentThread().isInterrupted();
+      } catch (Exception e) {
+        throw new AssertionError("run() or close() threw instead of stopping", e);
       }
-      runner.interrupt();
-      runner.join(30_000);
-      assertThat(runner.isAlive()).isFalse();
+    });
+    while (crawl.stats().pages() < 5) {
+      Thread.sleep(10);
     }
+    runner.interrupt();
+    runner.join(30_000);
+    assertThat(runner.isAlive()).isFalse();
     assertThat(returned[0]).isEqualTo(StopReason.STOPPED);
     assertThat(stillInterrupted[0]).as("the interrupt is kept for the caller").isTrue();
+    try (java.util.stream.Stream<Path> warc = Files.list(dir.resolve("crawl").resolve("warc"))) {
+      assertThat(warc.map(p -> p.getFileName().toString())).as("WARC files finished by close()")
+          .isNotEmpty().noneMatch(name -> name.endsWith(".open"));
+    }
     int after = log.size();
     Thread.sleep(300);
     assertThat(log.size()).as("no worker fetches after run() returned").isEqualTo(after);

@@ -94,4 +94,27 @@ class RobotsBeyondMemoryTest {
       });
     }
   }
+
+  /**
+   * The first URL of a host is disallowed: no request of its own, but its robots.txt was one,
+   * so the next page still waits the Crawl-delay (a denied URL ended as SKIPPED let it go at once).
+   */
+  @Test
+  @Timeout(60)
+  void aUrlDeniedRightAfterItsRobotsTxtWasFetchedStillLetsTheHostWaitItsDelay() throws Exception {
+    DemoSiteSpec spec = new DemoSiteSpec(List.of(
+        new DemoHost("slow.example.com", 2, Duration.ofSeconds(1), List.of("/private/"), false)));
+    try (DemoSite site = DemoSite.start(spec)) {
+      String origin = site.origin("slow.example.com");
+      CrawlEnvironment env = CrawlEnvironment.standard().withDns(site.dns())
+          .withSeeds(List.of(origin + "/private/first", origin + "/"));
+      try (Crawl crawl = Crawl.open(config(dir.resolve("crawl"), "cache-hosts: 100", "unlimited"), Crawl.Start.NEW,
+          env)) {
+        assertThat(crawl.run()).isEqualTo(StopReason.FINISHED);
+      }
+      assertThat(site.requests().forHost("slow.example.com")).extracting(r -> r.target())
+          .startsWith("/robots.txt", "/").doesNotContain("/private/first");
+      assertThat(site.requests().minGap("slow.example.com")).isGreaterThanOrEqualTo(Duration.ofMillis(995));
+    }
+  }
 }

@@ -224,6 +224,7 @@ class SitemapReaderTest {
   void aGzipdListOfUrlsIsStillASitemap() throws IOException {
     ByteArrayOutputStream packed = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(packed)) {
+      gz.write(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});   // a byte order mark first
       gz.write("\n  http://a.test/1\nhttp://a.test/2\n".getBytes(StandardCharsets.US_ASCII));
     }
     assertThat(SitemapReader.mayBeSitemap(packed.toByteArray())).isTrue();

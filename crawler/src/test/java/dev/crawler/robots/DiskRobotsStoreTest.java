@@ -90,4 +90,20 @@ class DiskRobotsStoreTest {
       assertThat(siblings.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("robots.damaged-"));
     }
   }
+
+  /** Only damage is set aside: a store another process holds open (its LOCK) is an error, and stays where it is. */
+  @Test
+  void aStoreThatCannotBeOpenedForAnotherReasonIsLeftInPlace() throws Exception {
+    Path robots = dir.resolve("robots");
+    try (DiskRobotsStore first = DiskRobotsStore.open(robots)) {
+      first.put("https://a.test:443", FOUND);
+      assertThatThrownBy(() -> DiskRobotsStore.open(robots)).isInstanceOf(java.io.IOException.class);
+    }
+    try (Stream<Path> siblings = Files.list(dir)) {
+      assertThat(siblings.map(p -> p.getFileName().toString())).containsExactly("robots");
+    }
+    try (DiskRobotsStore again = DiskRobotsStore.open(robots)) {
+      assertThat(again.get("https://a.test:443")).isPresent();
+    }
+  }
 }

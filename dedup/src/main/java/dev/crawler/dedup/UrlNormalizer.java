@@ -182,9 +182,13 @@ public final class UrlNormalizer {
       return false;
     }
     Matcher m = HOST_AND_PATH.matcher(url);
-    // A port is at most 65535 (WHATWG URL): "http://a.test:80800/" is no URL, and the crawl's
-    // URL parser (OkHttp's) refuses it further on.
-    return m.lookingAt() && (m.group(3) == null || Integer.parseInt(m.group(3), 1, m.group(3).length(), 10) <= 65_535);
+    // A port is 1 to 65535: "http://a.test:80800/" is no URL (WHATWG), and the crawl's URL
+    // parser (OkHttp's) refuses it and port 0 further on.
+    if (!m.lookingAt() || m.group(3) == null) {
+      return m.lookingAt();
+    }
+    int port = Integer.parseInt(m.group(3), 1, m.group(3).length(), 10);
+    return port >= 1 && port <= 65_535;   // port 0 is no port to connect to either
   }
 
   /** RFC 1035 2.3.4: a name is at most 255 octets on the wire, 253 characters written out. */
