@@ -4,6 +4,7 @@ import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.fetch.FetcherOptions;
+import dev.crawler.frontier.FrontierEntry;
 import dev.crawler.frontier.FrontierOptions;
 import dev.crawler.frontier.SyncPolicy;
 import dev.crawler.scope.ScopeMode;
@@ -110,8 +111,11 @@ final class CrawlSetup {
       case SAME_DOMAIN -> ScopeMode.SAME_DOMAIN;
       case ANY -> ScopeMode.ANY;
     };
-    long maxDepth = config.crawl().limits().maxDepth().orElse(Integer.MAX_VALUE);
-    return new ScopeRules(mode, patterns(s.include()), patterns(s.exclude()), (int) Math.min(maxDepth, Integer.MAX_VALUE),
+    // The frontier stores a depth in 16 bits: "unlimited" is 65,535 links from a seed. A link
+    // deeper than that was refused by the frontier inside the URL-seen batch, and under
+    // `accept` it stayed marked seen, never queued.
+    long maxDepth = Math.min(config.crawl().limits().maxDepth().orElse(Long.MAX_VALUE), FrontierEntry.MAX_DEPTH);
+    return new ScopeRules(mode, patterns(s.include()), patterns(s.exclude()), (int) maxDepth,
         s.maxUrlLength(), s.maxRepeatedSegments(), s.maxQueryParameters());
   }
 

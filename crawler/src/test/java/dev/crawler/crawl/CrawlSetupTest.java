@@ -30,6 +30,13 @@ class CrawlSetupTest {
   }
 
   @Test
+  void anUnlimitedDepthIsTheDeepestTheFrontierStores() {
+    assertThat(CrawlSetup.scope(parse("crawl: {limits: {max-depth: unlimited}}")).maxDepth())
+        .isEqualTo(dev.crawler.frontier.FrontierEntry.MAX_DEPTH);
+    assertThat(CrawlSetup.scope(parse("crawl: {limits: {max-depth: 7}}")).maxDepth()).isEqualTo(7);
+  }
+
+  @Test
   void theSeenDefaultsAreTheServicesOwn() {
     UrlSeenService.Options fromConfig = CrawlSetup.seen(parse(""), DIR);
     assertThat(fromConfig).isEqualTo(UrlSeenService.Options.defaults(DIR));

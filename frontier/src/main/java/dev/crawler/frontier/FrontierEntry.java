@@ -25,6 +25,8 @@ import dev.crawler.frontier.internal.QueuedUrl;
  */
 public record FrontierEntry(String url, String hostKey, int depth, int priority, String via, int redirectHops) {
   public static final int DEFAULT_PRIORITY = 0;
+  /** Links followed from a seed that a stored URL can carry: its depth is 16 bits. */
+  public static final int MAX_DEPTH = 0xFFFF;
   public static final int MAX_REDIRECT_HOPS = QueuedUrl.MAX_REDIRECT_HOPS;
   /** The longest via kept, in UTF-8 bytes; a longer one is cut to fit when stored. */
   public static final int MAX_VIA_BYTES = QueuedUrl.MAX_VIA_BYTES;
@@ -33,7 +35,7 @@ public record FrontierEntry(String url, String hostKey, int depth, int priority,
     checkNotNull(url, "url");
     checkNotNull(hostKey, "hostKey");
     checkArgument(!url.isEmpty(), "url must not be empty");
-    checkArgument(depth >= 0 && depth <= 0xFFFF, "depth (%s) must be in [0, 65535]", depth);
+    checkArgument(depth >= 0 && depth <= MAX_DEPTH, "depth (%s) must be in [0, %s]", depth, MAX_DEPTH);
     checkArgument(priority >= -128 && priority <= 127, "priority (%s) must be in [-128, 127]", priority);
     checkArgument(redirectHops >= 0 && redirectHops <= MAX_REDIRECT_HOPS, "redirectHops (%s) must be in [0, %s]",
         redirectHops, MAX_REDIRECT_HOPS);
