@@ -127,8 +127,10 @@ public final class Crawl implements AutoCloseable {
       List<String> seeds;
       if (start == Start.NEW) {
         Files.write(dir.seeds(), newSeeds, StandardCharsets.UTF_8);
+        NormalFormRecord.write(root, CrawlSetup.normalizer(config));
         seeds = newSeeds;
       } else {
+        NormalFormRecord.check(root, CrawlSetup.normalizer(config), config.source().toString());
         seeds = admitSeeds(SeedFile.read(dir.seeds()), normalizer, dir.seeds().toString());
       }
 
@@ -182,14 +184,15 @@ public final class Crawl implements AutoCloseable {
       Crawl crawl = new Crawl(config, opened, dir, seen, frontier, fetcher, stats, reporter, visit, seeds);
       self[0] = crawl;
       if (start == Start.NEW) {
-        int queued = intake.take(seeds, 0, null, 0);
+        int queued = takeSeeds(intake, seeds);
         dir.markSeedsQueued();
         log.info("New crawl in {}: {} seeds, {} queued", root, seeds.size(), queued);
       } else {
         if (!dir.seedsQueued()) {
           // Stopped while its seeds were being queued (a kill): queue them again. The URL-seen
-          // service answers SEEN for those the frontier already holds.
-          int queued = intake.take(seeds, 0, null, 0);
+          // service answers SEEN for those of the batches recorded before the kill; the batch in
+          // flight at the kill was queued and not recorded, so its seeds are queued twice.
+          int queued = takeSeeds(intake, seeds);
           dir.markSeedsQueued();
           log.info("The crawl had stopped before its seeds were all queued: {} more queued", queued);
         }
@@ -237,6 +240,22 @@ public final class Crawl implements AutoCloseable {
   }
 
   /** Normal forms of the seeds; a seed the normalizer refuses is reported with its line. */
+  /** Seeds taken in at a time: a kill while they are queued queues at most this many twice (see LinkIntake). */
+  static final int SEED_BATCH = 1_000;
+
+  /**
+   * Takes the seeds in, a batch at a time. In one batch of all of them, a kill between the
+   * frontier's write and the URL-seen record left every seed queued and none recorded, and the
+   * resume queued (and fetched) them all twice; the loss is now one batch's at most.
+   */
+  private static int takeSeeds(LinkIntake intake, List<String> seeds) {
+    int queued = 0;
+    for (List<String> batch : com.google.common.collect.Lists.partition(seeds, SEED_BATCH)) {
+      queued += intake.take(batch, 0, null, 0);
+    }
+    return queued;
+  }
+
   private static List<String> admitSeeds(List<SeedFile.Seed> lines, UrlNormalizer normalizer, String source) {
     List<String> seeds = new ArrayList<>();
     for (SeedFile.Seed line : lines) {

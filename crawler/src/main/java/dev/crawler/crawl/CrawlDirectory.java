@@ -23,6 +23,7 @@ import java.util.stream.Stream;
  *   crawl.lock      held by the running process
  *   seeds.txt       the seeds the crawl started from (a resume re-reads them for the scope)
  *   seeds.queued    present once the frontier holds the seeds (a resume without it queues them again)
+ *   url-normal-form the settings that spell URLs, as the crawl began (a resume with others is refused)
  *   frontier/       RocksDB: the queues (module frontier)
  *   seen/           the URL-seen filter and its exact store (module dedup)
  *   robots/         RocksDB: robots.txt answers of the hosts met, kept for robots.cache-expiry
@@ -101,7 +102,7 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "robots", "warc", "seeds.txt", SEEDS_QUEUED, "crawl.log", "stats.json", "stats.json.tmp");
+      List.of("frontier", "seen", "robots", "warc", "seeds.txt", SEEDS_QUEUED, NormalFormRecord.FILE, "crawl.log", "stats.json", "stats.json.tmp");
 
   Path seeds() {
     return root.resolve("seeds.txt");

@@ -1,6 +1,7 @@
 package dev.crawler.crawl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.UrlSeenService;
@@ -72,6 +73,19 @@ class ResumeStateTest {
     // count below it. Before the resume counted per host, each host started again from zero.
     assertThat(pagesPerHost()).containsEntry("www.example.com", 10L).containsEntry("docs.example.com", 10L)
         .allSatisfy((host, pages) -> assertThat(pages).as(host).isLessThanOrEqualTo(10));
+  }
+
+  /** Another normal form would give every URL found again a new spelling, and refetch the whole crawl. */
+  @Test
+  void aResumeThatWouldSpellUrlsOtherwiseIsRefusedAndChangesNothing() throws Exception {
+    assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    CrawlConfig sorting = CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
+        "normalize:\n  sort-query: true\n");
+    assertThatThrownBy(() -> run(sorting, Crawl.Start.RESUME)).isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("normalize.sort-query: true (the crawl began with false)")
+        .hasMessageContaining("put back the crawl's values");
+    assertThat(pages()).as("nothing fetched by the refused resume").isEqualTo(20);
+    assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
   }
 
   /** A run without a crawl log left pages in stats.json only: a resume with the log on must count them too. */
