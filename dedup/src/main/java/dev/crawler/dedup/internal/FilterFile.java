@@ -61,6 +61,27 @@ public final class FilterFile {
 
   public static void write(Path file, Header header, BitBlocks bits) throws IOException {
     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      writeTemp(temp, header, bits);
+    } catch (IOException | RuntimeException e) {
+      // A full disk, say: a part-written temp file (up to the filter's size, 1.2 GB at 10^9 URLs)
+      // would stay on the disk the user frees for the resume.
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+    try {
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+    }
+    syncDirectory(file.toAbsolutePath().getParent());
+  }
+
+  private static void writeTemp(Path temp, Header header, BitBlocks bits) throws IOException {
     CRC32C crc = new CRC32C();
     try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -90,12 +111,6 @@ public final class FilterFile {
       writeFully(out, tail);
       out.force(true);
     }
-    try {
-      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-    }
-    syncDirectory(file.toAbsolutePath().getParent());
   }
 
   /**

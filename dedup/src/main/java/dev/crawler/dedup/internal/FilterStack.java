@@ -149,6 +149,14 @@ public final class FilterStack {
     for (Path file : files(directory)) {
       Files.delete(file);
     }
+    if (Files.isDirectory(directory)) {
+      // Left by a save a kill or a full disk cut short.
+      try (DirectoryStream<Path> temps = Files.newDirectoryStream(directory, "filter-*.bloom.tmp")) {
+        for (Path temp : temps) {
+          Files.delete(temp);
+        }
+      }
+    }
   }
 
   private static List<Path> files(Path directory) throws IOException {
