@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -233,20 +235,27 @@ public final class WarcRecorder implements AutoCloseable {
   private int firstFreeSequence() {
     Pattern ours = Pattern.compile(Pattern.quote(filePrefix) + "-\\d{14}-(\\d{5,9})\\.warc\\.gz(\\.open)?");
     int next = 0;
+    List<Path> leftOpen = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         Matcher m = ours.matcher(file.getFileName().toString());
         if (m.matches()) {
           next = Math.max(next, Integer.parseInt(m.group(1)) + 1);
           if (m.group(2) != null) {
-            log.warn("{} was left open by an earlier crawl that did not stop cleanly; its records are "
-                + "readable up to the last complete one. Keep it as it is or rename it without {}.",
-                file, WarcFile.OPEN_SUFFIX);
+            leftOpen.add(file);
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the WARC directory " + dir + ": " + e, e);
+    }
+    for (Path file : leftOpen) {
+      try {
+        LeftoverWarc.finish(file);
+      } catch (IOException e) {
+        log.warn("{} was left open by an earlier crawl that did not stop cleanly and could not be finished ({}); "
+            + "its records are readable up to the last complete one", file, e.getMessage());
+      }
     }
     return next;
   }

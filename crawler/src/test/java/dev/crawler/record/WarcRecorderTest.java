@@ -256,6 +256,37 @@ class WarcRecorderTest {
     assertThat(files()).contains("crawl-20250501120001-00009.warc.gz");
   }
 
+  /**
+   * A killed crawl leaves its last file .open, perhaps with a record cut in half. Its pages are
+   * never fetched again, so the next recorder finishes it: cut after its last whole record, named.
+   */
+  @Test
+  void aFileLeftOpenByAKillIsCutAfterItsLastWholeRecordAndNamed() throws IOException {
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(response("http://127.0.0.1:8080/one", new byte[3000]));
+      recorder.record(response("http://127.0.0.1:8080/two", new byte[3000]));
+    }
+    Path whole = onlyFile();
+    byte[] bytes = Files.readAllBytes(whole);
+    Path killed = dir.resolve("crawl-20250430000000-00004.warc.gz.open");
+    // The kill cut the next record: half of a member copied from the file's own start.
+    byte[] cut = new byte[bytes.length + 200];
+    System.arraycopy(bytes, 0, cut, 0, bytes.length);
+    System.arraycopy(bytes, 0, cut, bytes.length, 200);
+    Files.write(killed, cut);
+    Path emptyKill = dir.resolve("crawl-20250430000000-00005.warc.gz.open");
+    Files.write(emptyKill, java.util.Arrays.copyOf(bytes, 30));   // not even one whole record
+    Files.delete(whole);
+
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      assertThat(files()).containsExactly("crawl-20250430000000-00004.warc.gz");
+      Path finished = dir.resolve("crawl-20250430000000-00004.warc.gz");
+      assertThat(Files.size(finished)).isEqualTo(bytes.length);
+      assertThat(readAll(finished)).extracting(Read::type)
+          .containsExactly("warcinfo", "response", "request", "response", "request");
+    }
+  }
+
   @Test
   void aFullDiskIsThrownNamingTheFileAndStopsEveryLaterRecord() throws IOException {
     WarcFile.Opener fillsAfter3000Bytes = path -> new FullDisk(WarcFile.Opener.FILES.open(path), 3000);
