@@ -124,6 +124,13 @@ public final class Crawl implements AutoCloseable {
       CrawlDirectory dir = CrawlDirectory.lock(root);
       locked = dir;
       opened.push(dir);
+      // Again under the lock: another process may have made (or finished) a crawl here since the
+      // checks above, and a failed start must not take its files for ours when it cleans up.
+      entriesBefore = CrawlDirectory.entries(root);
+      if (CrawlDirectory.holdsCrawl(root) != (start == Start.RESUME)) {
+        throw new CrawlStartException(root + (start == Start.NEW ? " has held a crawl since this command began"
+            : " no longer holds a crawl") + ": another process used the folder meanwhile; run the command again");
+      }
       List<String> seeds;
       if (start == Start.NEW) {
         Files.write(dir.seeds(), newSeeds, StandardCharsets.UTF_8);
