@@ -117,7 +117,7 @@ public final class Crawl implements AutoCloseable {
     UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
     // A new crawl's seeds are read and checked before anything is created: a bad seed file leaves no folder behind.
     List<String> newSeeds = start == Start.NEW ? newSeeds(config, env, normalizer) : null;
-    Set<String> entriesBefore = CrawlDirectory.entries(root);
+    Set<String> entriesBefore = Set.of();   // listed under the lock, below
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     CrawlDirectory locked = null;
     try {

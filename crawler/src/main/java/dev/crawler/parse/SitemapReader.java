@@ -138,13 +138,11 @@ public final class SitemapReader {
    * crawl's accepted types leave out, so they are fetched whatever their type.
    */
   public static boolean isGzipSitemapUrl(String url) {
-    int authority = url.indexOf("//");
-    int start = url.indexOf('/', authority < 0 ? 0 : authority + 2);
-    if (start < 0) {
+    okhttp3.HttpUrl parsed = okhttp3.HttpUrl.parse(url);
+    if (parsed == null) {
       return false;
     }
-    int end = url.indexOf('?', start);
-    String path = url.substring(start, end < 0 ? url.length() : end).toLowerCase(java.util.Locale.ROOT);
+    String path = parsed.encodedPath().toLowerCase(java.util.Locale.ROOT);
     return path.endsWith(".xml.gz") || path.endsWith(".gz") && path.contains("sitemap");
   }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -62,7 +63,7 @@ final class RecordEncoder {
   RecordEncoder(int gzipLevel) {
     gzip = new GzipMembers(gzipLevel);
     try {
-      writer = new WarcWriter(StreamChannels.writable(plain), WarcCompression.NONE);
+      writer = new WarcWriter(Channels.newChannel(plain), WarcCompression.NONE);
     } catch (IOException e) {
       throw new AssertionError("an in-memory WARC writer cannot fail to open", e);
     }
@@ -162,7 +163,7 @@ final class RecordEncoder {
   }
 
   private static ReadableByteChannel concat(byte[] head, byte[] body) {
-    return StreamChannels.readable(new SequenceInputStream(new ByteArrayInputStream(head), new ByteArrayInputStream(body)));
+    return Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head), new ByteArrayInputStream(body)));
   }
 
   private static URI urn(UUID id) {

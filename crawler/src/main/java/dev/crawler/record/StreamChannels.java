@@ -1,22 +1,21 @@
 package dev.crawler.record;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * Channels over streams that an interrupt does not close. Those of
+ * A channel over a stream that an interrupt does not close. Those of
  * {@link java.nio.channels.Channels} and {@link java.nio.channels.FileChannel} are interruptible:
  * an interrupt of the thread using one closes it. A stop interrupts the fetch workers still
  * running at the end of its grace time, and one of them caught writing its records closed the
  * WARC file under every other worker: the clean stop ended as a failure. The WARC file is
  * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 17 and 25 do not close on an
  * interrupt (the crawl log is written the same way), and written through {@link #writable}.
- * (jwarc itself still encodes through interruptible channels: {@link WarcRecorder#record} sets
- * the interrupt aside while it runs.)
+ * (jwarc encodes through interruptible channels too, in memory: {@link WarcRecorder#record}
+ * sets the interrupt aside while it runs, and an interrupt landing meanwhile costs that one
+ * record, never the file.)
  */
 final class StreamChannels {
   private StreamChannels() {}
@@ -48,41 +47,6 @@ final class StreamChannels {
       public void close() throws IOException {
         open = false;
         out.close();
-      }
-    };
-  }
-
-  static ReadableByteChannel readable(InputStream in) {
-    return new ReadableByteChannel() {
-      private boolean open = true;
-
-      @Override
-      public int read(ByteBuffer dst) throws IOException {
-        int n;
-        if (dst.hasArray()) {
-          n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
-          if (n > 0) {
-            dst.position(dst.position() + n);
-          }
-        } else {
-          byte[] chunk = new byte[Math.min(dst.remaining(), 8192)];
-          n = in.read(chunk);
-          if (n > 0) {
-            dst.put(chunk, 0, n);
-          }
-        }
-        return n;
-      }
-
-      @Override
-      public boolean isOpen() {
-        return open;
-      }
-
-      @Override
-      public void close() throws IOException {
-        open = false;
-        in.close();
       }
     };
   }

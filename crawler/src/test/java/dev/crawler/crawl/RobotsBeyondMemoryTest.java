@@ -3,7 +3,6 @@ package dev.crawler.crawl;
 import static dev.crawler.crawl.CrawlEndToEndTest.IN_SCOPE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.demo.DemoHost;
 import dev.crawler.demo.DemoSite;
@@ -24,26 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RobotsBeyondMemoryTest {
   @TempDir Path dir;
 
+  /** The end-to-end tests' configuration, with {@code robots} as its robots section. */
   private static CrawlConfig config(Path dir, String robots, String maxPages) throws Exception {
-    String yaml = """
-        crawl:
-          data-dir: '%s'
-          user-agent:
-            name: test-crawler
-          limits:
-            max-pages: %s
-        politeness:
-          default-delay: 0ms
-        fetch:
-          workers: 8
-        scope:
-          allow-private-addresses: true
-        seen:
-          expected-urls: 100_000
-        robots:
-        %s
-        """.formatted(dir, maxPages, robots.indent(2).stripTrailing());
-    return ConfigLoader.parse(yaml, "test", dir.getParent());
+    return CrawlEndToEndTest.config(dir, maxPages, "unlimited", 1, "robots:\n  " + robots + "\n");
   }
 
   /**
