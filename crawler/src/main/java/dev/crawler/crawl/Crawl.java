@@ -1,5 +1,6 @@
 package dev.crawler.crawl;
 
+import com.google.common.collect.Lists;
 import dev.crawler.cli.VersionProvider;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.UrlNormalization;
@@ -246,7 +247,6 @@ public final class Crawl implements AutoCloseable {
     return admitSeeds(SeedFile.read(file), normalizer, file.toString());
   }
 
-  /** Normal forms of the seeds; a seed the normalizer refuses is reported with its line. */
   /** Seeds taken in at a time: a kill while they are queued queues at most this many twice (see LinkIntake). */
   static final int SEED_BATCH = 1_000;
 
@@ -257,12 +257,13 @@ public final class Crawl implements AutoCloseable {
    */
   private static int takeSeeds(LinkIntake intake, List<String> seeds) {
     int queued = 0;
-    for (List<String> batch : com.google.common.collect.Lists.partition(seeds, SEED_BATCH)) {
+    for (List<String> batch : Lists.partition(seeds, SEED_BATCH)) {
       queued += intake.take(batch, 0, null, 0);
     }
     return queued;
   }
 
+  /** Normal forms of the seeds; a seed the normalizer refuses is reported with its line. */
   private static List<String> admitSeeds(List<SeedFile.Seed> lines, UrlNormalizer normalizer, String source) {
     List<String> seeds = new ArrayList<>();
     for (SeedFile.Seed line : lines) {

@@ -49,8 +49,9 @@ public final class FrontierBench {
         case "--cache-mb" -> tuning.blockCacheBytes(Long.parseLong(args[i + 1]) << 20);
         case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);
         case "--read-ahead-mb" -> tuning.readAheadBytes(Long.parseLong(args[i + 1]) << 20);
+        case "--known-hosts" -> tuning.knownHostsCache(Integer.parseInt(args[i + 1]));
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb");
+            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb --known-hosts --partitions");
       }
     }
     deleteRecursively(dir);
