@@ -1,11 +1,13 @@
 package dev.crawler.fetch;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
-import java.util.Locale;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
 import okio.Buffer;
 import okio.BufferedSource;
 import okio.ForwardingSource;
-import okio.GzipSource;
 import okio.Okio;
 import okio.Source;
 
@@ -13,10 +15,19 @@ import okio.Source;
  * Reads a response body up to a cap, decompressing gzip itself. The fetcher asks for gzip and
  * so OkHttp leaves the body alone; decompressing here lets the cap count decompressed bytes, so
  * a 50 KB gzip bomb that inflates to gigabytes stops at the cap like any other long body.
- * Encodings other than gzip are kept as sent: the fetcher never asks for them.
+ * Encodings other than gzip are kept as sent: the fetcher never asks for them (see
+ * {@link ContentCoding}).
+ *
+ * <p>The JDK's {@link GZIPInputStream}, not okio's {@code GzipSource}: okio keeps a header's file
+ * name in memory until its closing zero byte, so a server sending an endless name filled the heap
+ * (an out-of-memory error stops the crawl), and it fails a body with any byte after the gzip
+ * trailer, where browsers ignore a stray newline. The JDK's reads a name byte by byte, keeping
+ * nothing, and stops at bytes after a member that are not another member. What a gzip body may
+ * take from the network is capped as well ({@link #wireLimit}), so neither a name nor deflate
+ * blocks that decode to nothing can hold a worker until the call's timeout.
  */
 final class BodyReader {
-  private static final long STEP = 8192;
+  private static final int STEP = 8192;
 
   private BodyReader() {}
 
@@ -31,57 +42,109 @@ final class BodyReader {
    */
   record Body(byte[] bytes, boolean truncated, long wireBytes, IOException failure, boolean badEncoding) {}
 
-  static boolean isGzip(String contentEncoding) {
-    if (contentEncoding == null) {
-      return false;
-    }
-    String encoding = contentEncoding.trim().toLowerCase(Locale.ROOT);
-    return encoding.equals("gzip") || encoding.equals("x-gzip");
+  /**
+   * Network bytes a gzip body may take for a cap of decoded bytes. Deflate grows data it cannot
+   * compress by a few bytes in 16 KB, so only a body built to waste our time reaches this.
+   */
+  static long wireLimit(long cap) {
+    return cap + cap / 16 + 65_536;
   }
 
-  static Body read(BufferedSource body, String contentEncoding, long cap) {
-    CountingSource counting = new CountingSource(body);
+  static Body read(BufferedSource body, boolean gunzip, long cap) {
+    CountingSource counting = new CountingSource(body, gunzip ? wireLimit(cap) : Long.MAX_VALUE);
     BufferedSource wire = Okio.buffer(counting);
     Buffer out = new Buffer();
-    Source decoded = wire;
     try {
       // An empty body is not broken gzip: 204s and 304s often name an encoding and send nothing.
-      if (isGzip(contentEncoding) && !wire.exhausted()) {
-        decoded = new GzipSource(wire);
-      }
-      // Ask for one byte past the cap: getting it is how we know the body is longer.
-      while (out.size() <= cap) {
-        if (decoded.read(out, Math.min(STEP, cap + 1 - out.size())) == -1) {
-          return new Body(out.readByteArray(), false, counting.count, null, false);
-        }
-      }
-      return new Body(out.readByteArray(cap), true, counting.count, null, false);
+      boolean complete = gunzip && !wire.exhausted() ? gunzip(wire, out, cap) : copy(wire, out, cap);
+      return new Body(upToCap(out, cap), !complete, counting.count, null, false);
+    } catch (WireLimitReached e) {
+      return new Body(upToCap(out, cap), true, counting.count, null, false);
     } catch (IOException e) {
-      return new Body(out.readByteArray(), true, counting.count, e, !counting.failed);
+      return new Body(upToCap(out, cap), true, counting.count, e, !counting.failed);
     }
   }
 
-  /** Counts bytes read from the network and notes whether the network failed. */
+  /** What was read, less the byte past the cap that told the body was longer. */
+  private static byte[] upToCap(Buffer out, long cap) {
+    byte[] read = out.readByteArray();
+    return read.length > cap ? Arrays.copyOf(read, (int) cap) : read;
+  }
+
+  /** Copies up to one byte past the cap (getting it is how we know the body is longer); true if the body ended first. */
+  private static boolean copy(Source wire, Buffer out, long cap) throws IOException {
+    while (out.size() <= cap) {
+      if (wire.read(out, Math.min(STEP, cap + 1 - out.size())) == -1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean gunzip(BufferedSource wire, Buffer out, long cap) throws IOException {
+    // Closing the gzip stream frees its Inflater's native memory; it must not close the response
+    // body, which OkHttp would then drain to reuse the connection (the fetcher cancels instead).
+    try (InputStream in = new GZIPInputStream(new KeptOpen(wire.inputStream()), STEP)) {
+      byte[] chunk = new byte[STEP];
+      while (out.size() <= cap) {
+        int read = in.read(chunk, 0, (int) Math.min(STEP, cap + 1 - out.size()));
+        if (read == -1) {
+          return true;
+        }
+        out.write(chunk, 0, read);
+      }
+      return false;
+    }
+  }
+
+  /** A stream whose close leaves the one below open. */
+  private static final class KeptOpen extends FilterInputStream {
+    KeptOpen(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public void close() {
+      // the response is closed by the fetcher
+    }
+  }
+
+  /** A gzip body took more from the network than its cap allows: kept as truncated, like a long body. */
+  private static final class WireLimitReached extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    WireLimitReached(long limit) {
+      super("more than " + limit + " bytes on the wire");
+    }
+  }
+
+  /** Counts bytes read from the network, notes whether the network failed, and stops at a limit. */
   private static final class CountingSource extends ForwardingSource {
+    private final long limit;
     long count;
     boolean failed;
 
-    CountingSource(Source delegate) {
+    CountingSource(Source delegate, long limit) {
       super(delegate);
+      this.limit = limit;
     }
 
     @Override
     public long read(Buffer sink, long byteCount) throws IOException {
+      if (count >= limit) {
+        throw new WireLimitReached(limit);
+      }
+      long read;
       try {
-        long read = super.read(sink, byteCount);
-        if (read > 0) {
-          count += read;
-        }
-        return read;
+        read = super.read(sink, Math.min(byteCount, limit - count));
       } catch (IOException e) {
         failed = true;
         throw e;
       }
+      if (read > 0) {
+        count += read;
+      }
+      return read;
     }
   }
 }

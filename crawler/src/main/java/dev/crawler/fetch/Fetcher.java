@@ -14,7 +14,6 @@ import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -140,7 +139,7 @@ public final class Fetcher implements AutoCloseable {
           exchange.contentSkipped = true;
           return exchange.answered();
         }
-        BodyReader.Body body = BodyReader.read(response.body().source(), response.header("Content-Encoding"), cap);
+        BodyReader.Body body = BodyReader.read(response.body().source(), ContentCoding.decodedByCrawler(response.headers()), cap);
         exchange.body = body;
         if (body.failure() != null) {
           FetchFailure failure = body.badEncoding()
@@ -213,10 +212,10 @@ public final class Fetcher implements AutoCloseable {
       httpStatus = response.code();
       reasonPhrase = response.message();
       responseHeaders = response.headers();
-      MediaType mediaType = MediaType.parse(headerOrEmpty(response, "Content-Type"));
-      if (mediaType != null) {
-        contentType = mediaType.type().toLowerCase(Locale.ROOT) + "/" + mediaType.subtype().toLowerCase(Locale.ROOT);
-        charset = mediaType.charset(null);
+      ContentTypeHeader type = ContentTypeHeader.parse(response.header("Content-Type"));
+      if (type != null) {
+        contentType = type.type();
+        charset = type.charset();
       }
       if (httpStatus >= 300 && httpStatus < 400) {
         String target = response.header("Location");
@@ -226,11 +225,6 @@ public final class Fetcher implements AutoCloseable {
       if (httpStatus == 429 || httpStatus == 503) {
         retryAfter = RetryAfter.parse(responseHeaders, Instant.now());
       }
-    }
-
-    private static String headerOrEmpty(Response response, String name) {
-      String value = response.header(name);
-      return value == null ? "" : value;
     }
 
     FetchResult answered() {

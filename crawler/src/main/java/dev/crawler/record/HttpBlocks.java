@@ -1,5 +1,6 @@
 package dev.crawler.record;
 
+import dev.crawler.fetch.ContentCoding;
 import dev.crawler.fetch.FetchResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -11,12 +12,14 @@ import okhttp3.HttpUrl;
  * {@link FetchResult}. OkHttp hands us parsed headers, not the bytes on the wire, so the head is
  * written again in HTTP/1.x form: header order and spelling as received, one header a line.
  *
- * <p>The response body in the record is the body as kept (decompressed, maybe cut at the cap), so
+ * <p>The response body in the record is the body as kept (gzip decoded, maybe cut at the cap), so
  * the headers that describe the wire form would lie about it. They are renamed, not dropped, as
- * StormCrawler's WARC module does: {@code Content-Encoding}, {@code Transfer-Encoding} and
- * {@code Content-Length} become {@code X-Crawler-Content-Encoding} and so on, and a
- * {@code Content-Length} of the kept body is added, so that WARC readers (pywb, jwarc) find the
- * payload without decoding it again.
+ * StormCrawler's WARC module does: {@code Transfer-Encoding} and {@code Content-Length} become
+ * {@code X-Crawler-Transfer-Encoding} and so on, and a {@code Content-Length} of the kept body is
+ * added, so that WARC readers (pywb, jwarc) find the payload without decoding it again.
+ * {@code Content-Encoding} is renamed only when the fetcher decoded the body
+ * ({@link ContentCoding#decodedByCrawler}); a body kept as sent (deflate, br) keeps it, so a
+ * replay knows the payload is still encoded.
  */
 final class HttpBlocks {
   static final String RENAMED_PREFIX = "X-Crawler-";
@@ -48,9 +51,10 @@ final class HttpBlocks {
     head.append(statusLineVersion(result.protocol())).append(' ').append(result.httpStatus())
         .append(' ').append(oneLine(reason)).append("\r\n");
     Headers received = result.responseHeaders() == null ? Headers.of() : result.responseHeaders();
+    boolean decoded = ContentCoding.decodedByCrawler(received);
     for (int i = 0; i < received.size(); i++) {
       String name = received.name(i);
-      appendHeader(head, describesWireForm(name) ? RENAMED_PREFIX + name : name, received.value(i));
+      appendHeader(head, describesWireForm(name, decoded) ? RENAMED_PREFIX + name : name, received.value(i));
     }
     appendHeader(head, "Content-Length", Integer.toString(keptBodyLength));
     return head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
@@ -75,8 +79,8 @@ final class HttpBlocks {
     return protocol != null && protocol.equalsIgnoreCase("HTTP/1.0") ? "HTTP/1.0" : "HTTP/1.1";
   }
 
-  private static boolean describesWireForm(String name) {
-    return name.equalsIgnoreCase("Content-Encoding")
+  private static boolean describesWireForm(String name, boolean decoded) {
+    return (decoded && name.equalsIgnoreCase("Content-Encoding"))
         || name.equalsIgnoreCase("Transfer-Encoding")
         || name.equalsIgnoreCase("Content-Length");
   }

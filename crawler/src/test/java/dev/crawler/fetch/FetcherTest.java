@@ -273,6 +273,98 @@ class FetcherTest {
   }
 
   @Test
+  void aGzipHeaderWithAnEndlessFileNameStopsAtTheWireLimitNotTheHeap() throws IOException {
+    // FLG.FNAME set and no zero byte to end the name: okio's GzipSource kept the name in memory
+    // until the call's timeout, and an endless one filled the heap.
+    try (ScriptedServer endless = new ScriptedServer((socket, in, out) -> {
+      ScriptedServer.readRequestHead(in);
+      ScriptedServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n"
+          + "Connection: close\r\n\r\n");
+      out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 3});
+      byte[] name = "a".repeat(65_536).getBytes(StandardCharsets.US_ASCII);
+      while (true) {
+        out.write(name); // until the fetcher hangs up
+      }
+    })) {
+      FetchResult result = fetcher(withCap(100_000)).fetch(endless.url("/"));
+
+      assertThat(result.status()).isEqualTo(FetchStatus.RESPONSE);
+      assertThat(result.truncated()).isTrue();
+      assertThat(result.body()).isEmpty();
+      assertThat(result.wireBytes()).isEqualTo(BodyReader.wireLimit(100_000));
+    }
+  }
+
+  @Test
+  void aStrayByteAfterTheGzipTrailerIsIgnoredAsBrowsersDo() {
+    byte[] page = "<html><a href=/next>next</a></html>".getBytes(StandardCharsets.UTF_8);
+    byte[] compressed = gzip(page);
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "gzip")
+        .body(new Buffer().write(compressed).writeUtf8("\n")).build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    assertThat(result.status()).isEqualTo(FetchStatus.RESPONSE);
+    assertThat(result.body()).isEqualTo(page);
+    assertThat(result.truncated()).isFalse();
+  }
+
+  @Test
+  void gzipMembersOneAfterAnotherAreOneBody() {
+    byte[] first = "<html><a href=/one>one</a>".getBytes(StandardCharsets.UTF_8);
+    byte[] second = "<a href=/two>two</a></html>".getBytes(StandardCharsets.UTF_8);
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "gzip")
+        .body(new Buffer().write(gzip(first)).write(gzip(second))).build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    assertThat(result.status()).isEqualTo(FetchStatus.RESPONSE);
+    assertThat(new String(result.body(), StandardCharsets.UTF_8)).startsWith("<html><a href=/one>one</a>");
+  }
+
+  @Test
+  void gzipNamedTwiceIsDecodedOnceOnlyIfItIsOneCoding() {
+    byte[] page = "<html>twice</html>".getBytes(StandardCharsets.UTF_8);
+    byte[] twice = gzip(gzip(page));
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html")
+        .addHeader("Content-Encoding", "gzip").addHeader("Content-Encoding", "gzip")
+        .body(new Buffer().write(twice)).build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    // Two codings: kept as sent, as the WARC record then says (its Content-Encoding stays).
+    assertThat(result.status()).isEqualTo(FetchStatus.RESPONSE);
+    assertThat(result.body()).isEqualTo(twice);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "video/mp4; codecs                    | true",
+      "video/mp4;codecs=\"avc1\"           | true",
+      "text/html ;charset=utf-8             | false",
+      "text/html; charset=iso-8859-1; foo   | false",
+  })
+  void aTypeWithAnOddParameterIsStillJudgedByItsType(String header, boolean skipped) {
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", header).body("x".repeat(10_000)).build());
+
+    FetchResult result = fetcher(withCap(100_000)).fetch(url("/"));
+
+    assertThat(result.contentSkipped()).as(header).isEqualTo(skipped);
+    assertThat(result.contentType()).isEqualTo(header.substring(0, header.indexOf(';')).trim());
+  }
+
+  @Test
+  void theCharsetOfATypeWithABadParameterIsKept() {
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html; charset=iso-8859-1; foo")
+        .body("caf\u00e9").build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    assertThat(result.contentType()).isEqualTo("text/html");
+    assertThat(result.charset()).isEqualTo(StandardCharsets.ISO_8859_1);
+  }
+
+  @Test
   void anUnknownEncodingKeepsTheBytesAsSent() {
     server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "br")
         .body("\u0001\u0002brotli?").build());

@@ -104,6 +104,33 @@ class WarcRecorderTest {
     assertThat(record.blockDigest()).isPresent();
   }
 
+  @Test
+  void aBodyKeptAsSentKeepsItsContentEncoding() throws IOException {
+    // The fetcher decodes gzip only; a deflate body is kept as sent, and the record must say so,
+    // or a replay serves compressed bytes as text/html.
+    byte[] deflated = {0x78, (byte) 0x9c, 0x4b, 0x04, 0x00, 0x00, 0x62, 0x00, 0x62};
+    FetchResult gzipped = response("http://127.0.0.1:8080/", deflated);
+    Headers received = new Headers.Builder().add("Content-Type", "text/html").add("Content-Encoding", "deflate")
+        .add("Content-Length", "9").build();
+    FetchResult kept = new FetchResult(gzipped.url(), gzipped.status(), null, gzipped.startedAt(), gzipped.duration(),
+        gzipped.remoteIp(), gzipped.requestHeaders(), "HTTP/1.1", 200, "OK", received, "text/html",
+        null, deflated, false, false, deflated.length, null, null);
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(kept);
+    }
+
+    Read response = readAll(onlyFile()).get(1);
+    assertThat(response.httpHead()).isEqualTo("""
+        HTTP/1.1 200 OK\r
+        Content-Type: text/html\r
+        Content-Encoding: deflate\r
+        X-Crawler-Content-Length: 9\r
+        Content-Length: 9\r
+        \r
+        """);
+    assertThat(response.payload()).isEqualTo(deflated);
+  }
+
   /** A stop interrupts the workers; one interrupted while it writes must not close the file under the others. */
   @Test
   void aWriterInterruptedWhileRecordingLeavesTheFileOpenForTheOthers() throws IOException {
