@@ -35,6 +35,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -205,7 +206,7 @@ public final class Crawl implements AutoCloseable {
           log.info("The crawl had stopped before its seeds were all queued: {} more queued", queued);
         }
         log.info("Resuming the crawl in {}: {} URLs queued in {} hosts, filter {} ({})", root,
-            frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(),
+            frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(Locale.ROOT),
             seen.recovery() == UrlSeenService.Recovery.REBUILT ? "after an unclean stop" : "clean stop");
       }
       return crawl;

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -73,7 +74,7 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
   public String format() {
     StringBuilder line = new StringBuilder(200);
     line.append(TIME.format(time)).append(' ');
-    line.append(String.format("%-18s %3s %10d %6d ", outcome.name(), httpStatus == 0 ? NONE : httpStatus, bytes,
+    line.append(String.format(Locale.ROOT, "%-18s %3s %10d %6d ", outcome.name(), httpStatus == 0 ? NONE : httpStatus, bytes,
         duration.toMillis()));
     line.append(token(url)).append(' ');
     line.append(token(via)).append(' ');

@@ -2,21 +2,16 @@ package dev.crawler.record;
 
 import com.google.common.net.InetAddresses;
 import dev.crawler.fetch.FetchResult;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.SequenceInputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
@@ -63,7 +58,7 @@ final class RecordEncoder {
   RecordEncoder(int gzipLevel) {
     gzip = new GzipMembers(gzipLevel);
     try {
-      writer = new WarcWriter(Channels.newChannel(plain), WarcCompression.NONE);
+      writer = new WarcWriter(StreamChannels.writable(plain), WarcCompression.NONE);
     } catch (IOException e) {
       throw new AssertionError("an in-memory WARC writer cannot fail to open", e);
     }
@@ -128,7 +123,7 @@ final class RecordEncoder {
         .version(MessageVersion.WARC_1_1)
         .recordId(requestId)
         .date(date)
-        .body(MediaType.HTTP_REQUEST, requestHead)
+        .body(MediaType.HTTP_REQUEST, StreamChannels.readable(requestHead), requestHead.length)
         .blockDigest(sha1(requestHead))
         .concurrentTo(urn(responseId));
     if (ip != null) {
@@ -144,16 +139,16 @@ final class RecordEncoder {
   /** The first record of every file: who wrote it and in which format. */
   ByteBuffer encodeWarcinfo(Instant date, String fileName, String software, String isPartOf) throws IOException {
     out.reset();
-    Map<String, List<String>> fields = new LinkedHashMap<>();
-    fields.put("software", List.of(software));
-    fields.put("format", List.of("WARC File Format 1.1"));
-    fields.put("conformsTo", List.of(WARC_1_1_SPEC));
-    fields.put("isPartOf", List.of(isPartOf));
+    // application/warc-fields, written here: jwarc's fields() reads them back through an interruptible channel.
+    byte[] fields = ("software: " + software + "\r\n"
+        + "format: WARC File Format 1.1\r\n"
+        + "conformsTo: " + WARC_1_1_SPEC + "\r\n"
+        + "isPartOf: " + isPartOf + "\r\n").getBytes(StandardCharsets.UTF_8);
     write(new Warcinfo.Builder()
         .version(MessageVersion.WARC_1_1)
         .date(date.truncatedTo(ChronoUnit.MILLIS))
         .filename(fileName)
-        .fields(fields)
+        .body(MediaType.WARC_FIELDS, StreamChannels.readable(fields), fields.length)
         .build());
     return out.bytes();
   }
@@ -163,7 +158,7 @@ final class RecordEncoder {
   }
 
   private static ReadableByteChannel concat(byte[] head, byte[] body) {
-    return Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head), new ByteArrayInputStream(body)));
+    return StreamChannels.readable(head, body);
   }
 
   private static URI urn(UUID id) {

@@ -3,6 +3,7 @@ package dev.crawler.record;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -13,12 +14,47 @@ import java.nio.channels.WritableByteChannel;
  * WARC file under every other worker: the clean stop ended as a failure. The WARC file is
  * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 17 and 25 do not close on an
  * interrupt (the crawl log is written the same way), and written through {@link #writable}.
- * (jwarc encodes through interruptible channels too, in memory: {@link WarcRecorder#record}
- * sets the interrupt aside while it runs, and an interrupt landing meanwhile costs that one
- * record, never the file.)
+ * jwarc encodes records through channels we hand it, in memory ({@link RecordEncoder}): those
+ * are these too. Made with {@link java.nio.channels.Channels}, an interrupt landing while a
+ * worker encoded closed its encoder's channel for good, the encoder went back to the pool, and
+ * every record that borrowed it later failed.
  */
 final class StreamChannels {
   private StreamChannels() {}
+
+  /** The parts one after another, read from memory. */
+  static ReadableByteChannel readable(byte[]... parts) {
+    return new ReadableByteChannel() {
+      private int part;
+      private int offset;
+      private boolean open = true;
+
+      @Override
+      public int read(ByteBuffer dst) {
+        while (part < parts.length && offset == parts[part].length) {
+          part++;
+          offset = 0;
+        }
+        if (part == parts.length) {
+          return -1;
+        }
+        int n = Math.min(dst.remaining(), parts[part].length - offset);
+        dst.put(parts[part], offset, n);
+        offset += n;
+        return n;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() {
+        open = false;
+      }
+    };
+  }
 
   static WritableByteChannel writable(OutputStream out) {
     return new WritableByteChannel() {

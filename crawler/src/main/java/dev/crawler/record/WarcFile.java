@@ -1,9 +1,9 @@
 package dev.crawler.record;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,9 +56,10 @@ final class WarcFile {
   /** Forces the bytes to disk, closes the file and gives it its final name. */
   void finish() throws IOException {
     channel.close();
-    // Through a descriptor of its own: fsync applies to the file, whichever descriptor asks.
-    try (FileChannel file = FileChannel.open(openPath, StandardOpenOption.WRITE)) {
-      file.force(true);
+    // Through a descriptor of its own: fsync applies to the file, whichever descriptor asks. A
+    // stream's, not a FileChannel's: an interrupt (a stop's, at rotation) closes a FileChannel.
+    try (FileOutputStream file = new FileOutputStream(openPath.toFile(), true)) {
+      file.getFD().sync();
     }
     Files.move(openPath, finalPath, StandardCopyOption.ATOMIC_MOVE);
   }

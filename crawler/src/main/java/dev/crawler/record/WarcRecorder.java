@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -103,21 +104,26 @@ public final class WarcRecorder implements AutoCloseable {
       return;
     }
     RecordEncoder encoder = borrowEncoder();
-    // jwarc encodes through channels of java.nio.channels.Channels, which an interrupt closes
-    // (a stop interrupts the workers still running at the end of its grace): encode with the
-    // interrupt set aside, and leave it for the caller after.
+    // The file is written with the interrupt set aside (a stop interrupts the workers still
+    // running at the end of its grace), and it is left for the caller after.
     boolean interrupted = Thread.interrupted();
     try {
       ByteBuffer records;
       try {
         records = encoder.encodeExchange(result);
-      } catch (IOException e) {
-        // In-memory encoding has no I/O to fail; a failure here is jwarc refusing the input.
-        throw new IllegalStateException("Cannot encode WARC records for " + result.url() + ": " + e, e);
+      } catch (IOException | RuntimeException e) {
+        // In-memory encoding has no I/O to fail; a failure here is jwarc refusing the input. The
+        // encoder may be left half-way through a record: it is not used again. Not an
+        // IOException's cause, so the crawl does not take it for a full disk and stop.
+        encoder.close();
+        encoder = null;
+        throw new IllegalStateException("Cannot encode WARC records for " + result.url() + ": " + e);
       }
       append(records);
     } finally {
-      returnEncoder(encoder);
+      if (encoder != null) {
+        returnEncoder(encoder);
+      }
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -174,7 +180,7 @@ public final class WarcRecorder implements AutoCloseable {
 
   private WarcFile openNext() {
     Instant now = clock.instant();
-    String name = String.format("%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(now), nextSequence++);
+    String name = String.format(Locale.ROOT, "%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(now), nextSequence++);
     Path path = dir.resolve(name);
     WarcFile file;
     try {

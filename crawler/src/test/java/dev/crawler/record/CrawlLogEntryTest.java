@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,19 @@ class CrawlLogEntryTest {
         "2025-05-01T12:00:00.123Z FETCHED            200      18213     95 https://example.test/a https://example.test/ text/html 2 -");
     assertThat(refused.format()).isEqualTo(
         "2025-05-01T12:00:00.123Z CONNECTION_REFUSED   -          0      1 http://127.0.0.1:1/ - - 0 connect: refused");
+  }
+
+  @Test
+  void numbersAreAsciiDigitsWhateverTheLocale() {
+    Locale saved = Locale.getDefault();
+    Locale.setDefault(Locale.forLanguageTag("ar-SA"));   // formats with Arabic-Indic digits by default
+    try {
+      CrawlLogEntry fetched = new CrawlLogEntry(TIME, CrawlOutcome.FETCHED, 200, 18213, Duration.ofMillis(95),
+          "https://example.test/a", null, "text/html", 2, null);
+      assertThat(fetched.format()).contains("200      18213     95 ");
+    } finally {
+      Locale.setDefault(saved);
+    }
   }
 
   @Test

@@ -16,12 +16,16 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import okhttp3.Headers;
 import org.junit.jupiter.api.Test;
@@ -129,6 +133,64 @@ class WarcRecorderTest {
         \r
         """);
     assertThat(response.payload()).isEqualTo(deflated);
+  }
+
+  @Test
+  void fileNamesHaveAsciiDigitsWhateverTheLocaleSoALeftoverIsFoundAndFinished() throws IOException {
+    Locale saved = Locale.getDefault();
+    Locale.setDefault(Locale.forLanguageTag("ar-SA"));   // formats with Arabic-Indic digits by default
+    try {
+      WarcRecorder killed = recorder(1 << 20);
+      killed.record(response("http://127.0.0.1:8080/a", new byte[10]));   // then a kill: never closed
+      try (Stream<Path> files = Files.list(dir)) {
+        assertThat(files.map(f -> f.getFileName().toString())).singleElement().asString()
+            .matches("crawl-\\d{14}-00000\\.warc\\.gz\\.open");
+      }
+      try (WarcRecorder resumed = recorder(1 << 20)) {
+        resumed.record(response("http://127.0.0.1:8080/b", new byte[10]));
+      }
+      try (Stream<Path> files = Files.list(dir)) {
+        assertThat(files.map(f -> f.getFileName().toString()).sorted())
+            .containsExactly(onlyName(0), onlyName(1));
+      }
+    } finally {
+      Locale.setDefault(saved);
+    }
+  }
+
+  private static String onlyName(int sequence) {
+    return "crawl-" + DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC).format(CLOCK.instant())
+        + "-0000" + sequence + ".warc.gz";
+  }
+
+  /**
+   * Interrupts landing while a record is encoded: jwarc encoded through channels that an
+   * interrupt closes, the broken encoder went back to the pool, and every later record that
+   * borrowed it failed; the first failure also stopped the crawl as if the disk were full.
+   */
+  @Test
+  void interruptsWhileEncodingCostNoRecord() throws Exception {
+    int records = 500;
+    Thread worker = Thread.currentThread();
+    AtomicBoolean spamming = new AtomicBoolean(true);
+    Thread spammer = Thread.ofPlatform().start(() -> {
+      while (spamming.get()) {
+        worker.interrupt();
+      }
+    });
+    try (WarcRecorder recorder = recorder(1L << 30)) {
+      for (int i = 0; i < records; i++) {
+        recorder.record(response("http://127.0.0.1:8080/" + i, new byte[20_000]));
+      }
+    } finally {
+      spamming.set(false);
+      while (spammer.isAlive()) {   // not join(): the spammer's last interrupt would end it early
+        Thread.interrupted();
+        Thread.onSpinWait();
+      }
+      Thread.interrupted();
+    }
+    assertThat(readAll(onlyFile())).filteredOn(r -> r.type().equals("response")).hasSize(records);
   }
 
   /** A stop interrupts the workers; one interrupted while it writes must not close the file under the others. */

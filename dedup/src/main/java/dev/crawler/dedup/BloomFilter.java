@@ -6,6 +6,7 @@ import dev.crawler.dedup.internal.Murmur3;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -363,7 +364,7 @@ public final class BloomFilter {
 
   @Override
   public String toString() {
-    return String.format("BloomFilter[%s, %,d bytes, k=%d, %,d of %,d keys, fill %.1f%%, est. rate %.5f%%]",
+    return String.format(Locale.ROOT, "BloomFilter[%s, %,d bytes, k=%d, %,d of %,d keys, fill %.1f%%, est. rate %.5f%%]",
         layout, byteSize(), hashes, insertions(), expectedInsertions, fillRatio() * 100, estimatedRate() * 100);
   }
 }

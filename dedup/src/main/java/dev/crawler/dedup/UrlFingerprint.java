@@ -1,6 +1,7 @@
 package dev.crawler.dedup;
 
 import dev.crawler.dedup.internal.Murmur3;
+import java.util.Locale;
 
 /**
  * A 128-bit hash of a normalized URL: what the Bloom filter and the exact store keep
@@ -43,6 +44,6 @@ public record UrlFingerprint(long high, long low) {
 
   @Override
   public String toString() {
-    return String.format("%016x%016x", high, low);
+    return String.format(Locale.ROOT, "%016x%016x", high, low);
   }
 }

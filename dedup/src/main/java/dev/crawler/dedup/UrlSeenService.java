@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -210,8 +211,8 @@ public final class UrlSeenService implements AutoCloseable {
       UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
       log.info("URL-seen: {} filter(s), {} MB, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
           filters.filters().size(), filters.byteSize() >> 20, filters.newest().hashes(),
-          String.format("%,d", filters.newest().expectedInsertions()),
-          String.format("%.4f%%", filters.newest().targetRate() * 100), options.policy(), options.onCapacity());
+          String.format(Locale.ROOT, "%,d", filters.newest().expectedInsertions()),
+          String.format(Locale.ROOT, "%.4f%%", filters.newest().targetRate() * 100), options.policy(), options.onCapacity());
       return service;
     } catch (IOException | RocksDBException | RuntimeException e) {
       store.close();
@@ -246,7 +247,7 @@ public final class UrlSeenService implements AutoCloseable {
     recovery[0] = rebuilt > 0 ? Recovery.REBUILT : Recovery.FRESH;
     if (rebuilt > 0) {
       log.warn("URL-seen: the last run did not stop cleanly; rebuilt the filter from {} fingerprints in {} ms",
-          String.format("%,d", rebuilt), (System.nanoTime() - started) / 1_000_000);
+          String.format(Locale.ROOT, "%,d", rebuilt), (System.nanoTime() - started) / 1_000_000);
     }
     return fresh;
   }
@@ -440,8 +441,8 @@ public final class UrlSeenService implements AutoCloseable {
       if (options.onCapacity() == CapacityPolicy.GROW) {
         BloomFilter added = filters.grow();
         log.info("URL-seen: filter full at {} URLs; added a filter for {} more at {} ({} filters, {} MB)",
-            String.format("%,d", newest.expectedInsertions()), String.format("%,d", added.expectedInsertions()),
-            String.format("%.4f%%", added.targetRate() * 100), filters.filters().size(), filters.byteSize() >> 20);
+            String.format(Locale.ROOT, "%,d", newest.expectedInsertions()), String.format(Locale.ROOT, "%,d", added.expectedInsertions()),
+            String.format(Locale.ROOT, "%.4f%%", added.targetRate() * 100), filters.filters().size(), filters.byteSize() >> 20);
       } else if (newest.estimatedKeys() >= warnAtKeys) {
         double keys = newest.estimatedKeys();
         if (Double.isInfinite(keys)) {
@@ -451,8 +452,8 @@ public final class UrlSeenService implements AutoCloseable {
         } else {
           log.warn("URL-seen: the filter holds ~{} URLs, past the {} it was sized for; its false-positive rate is "
                   + "now ~{}. Raise seen.expected-urls or set seen.on-capacity: grow before the next crawl.",
-              String.format("%,.0f", keys), String.format("%,d", newest.expectedInsertions()),
-              String.format("%.3f%%", newest.estimatedRate() * 100));
+              String.format(Locale.ROOT, "%,.0f", keys), String.format(Locale.ROOT, "%,d", newest.expectedInsertions()),
+              String.format(Locale.ROOT, "%.3f%%", newest.estimatedRate() * 100));
         }
         // Again at each further quarter; a full filter (infinite estimate) is said once.
         warnAtKeys = Double.isInfinite(keys) ? Double.NaN : keys * 1.25;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -176,7 +177,7 @@ public final class FingerprintStore implements AutoCloseable {
       try {
         it.status();
       } catch (RocksDBException e) {
-        throw new IOException("the URL-seen store cannot be read to its end (" + String.format("%,d", count)
+        throw new IOException("the URL-seen store cannot be read to its end (" + String.format(Locale.ROOT, "%,d", count)
             + " fingerprints read): " + e.getMessage() + "; restore its folder, or start the crawl afresh", e);
       }
     }

@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -188,7 +189,7 @@ public final class FrontierStore implements AutoCloseable {
     try {
       for (int g = 0; g < tuning.groups(); g++) {
         stores.add(g == 0 || !groupsInOwnDatabases ? viewWithOwnCommits() : new FrontierStore(
-            dir.resolve(String.format("group-%02d", g)), g, this, partitions, create, groupStore -> tuning));
+            dir.resolve(String.format(Locale.ROOT, "group-%02d", g)), g, this, partitions, create, groupStore -> tuning));
       }
       if (create) {
         // Last: a crash before this leaves a store that opens as new, and finds the groups made so far.
