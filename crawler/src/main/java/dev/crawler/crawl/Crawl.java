@@ -268,7 +268,7 @@ public final class Crawl implements AutoCloseable {
   private static List<String> admitSeeds(List<SeedFile.Seed> lines, UrlNormalizer normalizer, String source) {
     List<String> seeds = new ArrayList<>();
     for (SeedFile.Seed line : lines) {
-      if (normalizer.normalize(line.url()) instanceof UrlNormalization.Accepted accepted) {
+      if (FetchableUrls.confirm(normalizer.normalize(line.url())) instanceof UrlNormalization.Accepted accepted) {
         seeds.add(accepted.url());
       } else {
         log.warn("Seed on line {} of {} is not a crawlable http(s) URL, skipped: {}", line.line(), source, line.url());

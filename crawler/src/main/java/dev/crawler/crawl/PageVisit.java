@@ -149,6 +149,11 @@ final class PageVisit {
 
   private Visit decide(Lease lease, StopSignal stop) {
     String url = lease.url();
+    if (!FetchableUrls.fetchable(url)) {
+      // Queued by a build that did not check (see FetchableUrls): no request, no robots.txt lookup.
+      log(lease, CrawlOutcome.UNSUPPORTED_URL, null, "the HTTP client cannot fetch this URL as it is");
+      return new Visit(CrawlOutcome.UNSUPPORTED_URL, FetchOutcome.SKIPPED);
+    }
     Instant asked = Instant.now();
     HostRobots rules = robots.forUrl(url);
     if (stop.aborted()) {
@@ -203,9 +208,8 @@ final class PageVisit {
 
   /** Classifies a fetch and takes what it points to into the crawl. */
   private Visit follow(Lease lease, FetchResult result) {
-    if (!result.status().answered()) {
-      return new Visit(CrawlOutcome.ofFailure(result.status()), FetchOutcome.FAILED);
-    }
+    // A redirect and a retry-later are read from the status line, before the body's fate: a
+    // 301 whose body was cut still points somewhere, and a 503 still asks us to come back.
     if (result.isRetryLater()) {
       Duration wait = result.retryAfter() == null ? Duration.ZERO : result.retryAfter();
       return retryLater(lease, CrawlOutcome.RETRY_LATER, wait);
@@ -216,6 +220,9 @@ final class PageVisit {
       }
       intake.take(List.of(result.location()), lease.depth(), lease.url(), lease.redirectHops() + 1);
       return new Visit(CrawlOutcome.REDIRECT, FetchOutcome.FETCHED);
+    }
+    if (!result.status().answered()) {
+      return new Visit(CrawlOutcome.ofFailure(result.status()), FetchOutcome.FAILED);
     }
     if (result.isRedirect()) {
       return new Visit(CrawlOutcome.FETCHED, FetchOutcome.FETCHED, unfollowedRedirect(result));

@@ -57,12 +57,17 @@ public record FetchResult(
     String location,
     Duration retryAfter) {
 
+  /**
+   * A 3xx status line came, whether or not its body then arrived whole: a redirect's body matters
+   * to no one, and a reset or a stall while reading it lost the redirect's target.
+   */
   public boolean isRedirect() {
-    return status == FetchStatus.RESPONSE && httpStatus >= 300 && httpStatus < 400;
+    return httpStatus >= 300 && httpStatus < 400;
   }
 
+  /** A 429 or 503 status line came, whether or not its body then arrived whole (see {@link #isRedirect}). */
   public boolean isRetryLater() {
-    return status == FetchStatus.RESPONSE && (httpStatus == 429 || httpStatus == 503);
+    return httpStatus == 429 || httpStatus == 503;
   }
 
   public boolean isHtml() {

@@ -245,6 +245,43 @@ final class HostileSite implements AutoCloseable {
       case "redirect-none" -> write(out, "HTTP/1.1 302 Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       case "duplicate-location" -> write(out, "HTTP/1.1 302 Found\r\nLocation: /first\r\nLocation: /second\r\n"
           + "Content-Length: 0\r\nConnection: close\r\n\r\n");
+      case "redirect-cut" -> {
+        if (path.equals("/go")) {
+          write(out, "HTTP/1.1 301 Moved Permanently\r\nLocation: /moved-here\r\nContent-Type: text/html\r\n"
+              + "Content-Length: 5000\r\nConnection: close\r\n\r\n<p>Moved");
+        } else {
+          html(out, 200, "<p>The redirect's target.");
+        }
+      }
+      case "gzip-endless-name" -> {
+        write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n");
+        out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 3});   // FLG.FNAME, and no zero byte to end it
+        byte[] name = "n".repeat(65_536).getBytes(StandardCharsets.US_ASCII);
+        for (int sent = 0; sent < 64 << 20; sent += name.length) {
+          out.write(name);   // until the crawler hangs up, or 64 MB
+        }
+        out.flush();
+      }
+      case "gzip-trailing-byte" -> {
+        if (path.equals("/page")) {
+          byte[] page = gzip("<title>gzip</title><a href=/after-gzip>next</a><a href=/ok>ok</a>".getBytes(StandardCharsets.UTF_8));
+          write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: "
+              + (page.length + 1) + "\r\nConnection: close\r\n\r\n");
+          out.write(page);
+          out.write('\n');   // a stray echo after the compressed page
+          out.flush();
+        } else {
+          html(out, 200, "<p>Reached through a gzip'd page.");
+        }
+      }
+      case "odd-type" -> {
+        write(out, "HTTP/1.1 200 OK\r\nContent-Type: video/mp4; codecs\r\nConnection: close\r\n\r\n");
+        byte[] block = new byte[64 * 1024];
+        for (int sent = 0; sent < 64 << 20; sent += block.length) {
+          out.write(block);   // an endless video, until the crawler hangs up
+        }
+        out.flush();
+      }
       case "endless-chunked" -> {
         write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
         String chunk = Integer.toHexString(8192) + "\r\n" + "<p>endless</p>".repeat(8192 / 14) + "ab" + "\r\n";

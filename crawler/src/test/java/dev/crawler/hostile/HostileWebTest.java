@@ -402,8 +402,21 @@ class HostileWebTest {
   }
 
   @Test
-  void aTypeNotAcceptedIsNotDownloaded() {
-    assertThat(linesOf(site.url("http://skipped-type.example.com:{port}/page"))).singleElement()
+  void aRedirectWhoseBodyIsCutStillLeadsToItsTarget() {
+    assertThat(site.requests("redirect-cut." + HostileSite.DOMAIN)).extracting(HostileSite.Request::target)
+        .contains("/go", "/moved-here");
+  }
+
+  @Test
+  void aStrayByteAfterGzipIsIgnoredAndThePagesLinksFollowed() {
+    assertThat(site.requests("gzip-trailing-byte." + HostileSite.DOMAIN)).extracting(HostileSite.Request::target)
+        .contains("/page", "/after-gzip");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://skipped-type.example.com:{port}/page", "http://odd-type.example.com:{port}/page"})
+  void aTypeNotAcceptedIsNotDownloaded(String url) {
+    assertThat(linesOf(site.url(url))).singleElement()
         .satisfies(e -> assertThat(e.bytes()).isZero());
   }
 

@@ -1,0 +1,58 @@
+package dev.crawler.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.dedup.UrlNormalization;
+import dev.crawler.dedup.UrlNormalizer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class FetchableUrlsTest {
+  private static final UrlNormalizer NORMALIZER = new UrlNormalizer(UrlNormalizer.Options.defaults());
+
+  /** Names the normalizer lets through and OkHttp refuses or reads as another name. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "http://xn--zz.example.test/",
+      "http://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.example.test/",
+      "http://xn--ab-.com/",
+      "http://xn---a.com/page",
+  })
+  void aUrlTheHttpClientCannotFetchAsItIsIsRejectedAsMalformed(String raw) {
+    UrlNormalization normalized = NORMALIZER.normalize(raw);
+    assertThat(normalized).as("the normalizer alone accepts it").isInstanceOf(UrlNormalization.Accepted.class);
+
+    UrlNormalization confirmed = FetchableUrls.confirm(normalized);
+
+    assertThat(confirmed).isInstanceOfSatisfying(UrlNormalization.Rejected.class,
+        r -> assertThat(r.reason()).isEqualTo(UrlNormalization.Reason.MALFORMED));
+    assertThat(FetchableUrls.fetchable(((UrlNormalization.Accepted) normalized).url())).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "http://example.test/",
+      "https://Example.TEST:8443/a/b?q=1#f",
+      "http://127.0.0.1:8080/x",
+      "http://[::1]:8080/x",
+      "http://bücher.example/",
+      "http://user:pw@example.test/",
+      "http://xn--bcher-kva.example/",
+      "http://a_b.example.test/",
+  })
+  void everyOtherNormalFormPasses(String raw) {
+    UrlNormalization normalized = NORMALIZER.normalize(raw);
+    assertThat(normalized).isInstanceOf(UrlNormalization.Accepted.class);
+
+    assertThat(FetchableUrls.confirm(normalized)).isEqualTo(normalized);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mailto:a@example.test", "http://", "ftp://example.test/"})
+  void aRejectionIsPassedOnAsItIs(String raw) {
+    UrlNormalization normalized = NORMALIZER.normalize(raw);
+    assertThat(normalized).isInstanceOf(UrlNormalization.Rejected.class);
+
+    assertThat(FetchableUrls.confirm(normalized)).isSameAs(normalized);
+  }
+}
