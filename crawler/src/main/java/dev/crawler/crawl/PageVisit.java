@@ -301,6 +301,10 @@ final class PageVisit {
       applied.put(hostKey, rules.fetchedAt());
       if (rules.crawlDelay() != null) {
         frontier.setCrawlDelay(hostKey, rules.crawlDelay());   // the frontier caps it at politeness.max-crawl-delay
+      } else if (rules.availability() != HostRobots.Availability.UNAVAILABLE) {
+        // A robots.txt without the line (or none at all) ends the delay an earlier one set; an
+        // unavailable one says nothing either way (no page of the host is fetched meanwhile).
+        frontier.clearCrawlDelay(hostKey);
       }
       if (followSitemaps && !rules.sitemaps().isEmpty()) {
         intake.take(rules.sitemaps(), 0, null, 0);

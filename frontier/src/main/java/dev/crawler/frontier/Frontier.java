@@ -313,6 +313,14 @@ public final class Frontier implements AutoCloseable {
     updateHostState(hostKey, s -> s.withCrawlDelay(millis));
   }
 
+  /**
+   * Forgets the host's robots.txt Crawl-delay: it goes back to the default delay. For a
+   * robots.txt that no longer has one (or is gone); writes nothing if the host had none.
+   */
+  public void clearCrawlDelay(String hostKey) {
+    updateHostState(hostKey, s -> s.withCrawlDelay(-1));
+  }
+
   /** Sets how many fetches of a host may be in flight at once, in [1, 1024]; kept across restarts. */
   public void setConnectionLimit(String hostKey, int connections) {
     checkArgument(connections >= 1 && connections <= FrontierOptions.MAX_CONNECTIONS_PER_HOST,

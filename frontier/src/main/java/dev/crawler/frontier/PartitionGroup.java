@@ -33,6 +33,8 @@ import java.util.function.UnaryOperator;
  */
 final class PartitionGroup {
   private static final byte[] SCHEDULE_VALUE = {ScheduleKey.VALUE_VERSION};
+  /** The ticket of a call that staged nothing: tickets start at 1, so it is written from the start. */
+  private static final long NOTHING_STAGED = 0;
 
   private final Frontier owner;
   /** This group's database (its own, or a view of the root's with a group commit of its own). */
@@ -301,16 +303,18 @@ final class PartitionGroup {
       owner.checkUsable();
       checkOpen();
       HostQueue h = schedule.get(ref.hostKey);
-      HostState next;
-      byte[] value;
+      HostState current;
       if (h != null) {
-        next = change.apply(h.state());
-        value = next.withActive(true, h.nextAllowed()).encode();
+        current = h.state();
       } else {
         byte[] stored = store.get(store.hosts, key);
-        next = change.apply(stored == null ? HostState.NEW : HostState.decode(stored));
-        value = next.encode();
+        current = stored == null ? HostState.NEW : HostState.decode(stored);
       }
+      HostState next = change.apply(current);
+      if (next.equals(current)) {
+        return NOTHING_STAGED;   // the crawler sets each host's Crawl-delay at every robots.txt fetch: most change nothing
+      }
+      byte[] value = h != null ? next.withActive(true, h.nextAllowed()).encode() : next.encode();
       long ticket = stage(batch -> batch.put(store.hosts, key, value));
       if (h != null) {
         h.setState(next);

@@ -155,6 +155,33 @@ class PolitenessSchedulingTest {
   }
 
   @Test
+  void aClearedCrawlDelayGivesTheHostItsDefaultDelayBackAcrossARestart() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .maxCrawlDelay(Duration.ofSeconds(30)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("was-slow.com", 0, 3));
+      f.setCrawlDelay("was-slow.com", Duration.ofSeconds(20));
+      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      clock.advance(Duration.ofSeconds(20));
+      // robots.txt fetched again, without its Crawl-delay line now
+      f.clearCrawlDelay("was-slow.com");
+      f.clearCrawlDelay("never-slow.com");   // a host the frontier does not know: nothing to forget
+      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      clock.advance(Duration.ofSeconds(1));
+      Lease third = FrontierTest.take(f);
+      assertThat(third.url()).isEqualTo("https://was-slow.com/2");
+      f.complete(third, FetchOutcome.FETCHED);
+    }
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("was-slow.com", 3, 5));
+      clock.advance(Duration.ofSeconds(1));
+      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(FrontierTest.take(f).url()).as("the default delay after a reopen").isEqualTo("https://was-slow.com/4");
+    }
+  }
+
+  @Test
   void absurdDurationsFromServersOrCallersAreCappedNotThrown() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
         .maxCrawlDelay(Duration.ofSeconds(30)).maxRetryAfter(Duration.ofMinutes(10)).build();
