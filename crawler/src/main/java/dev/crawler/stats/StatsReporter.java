@@ -36,7 +36,8 @@ public final class StatsReporter implements AutoCloseable {
   private final Path statsJson;
   private final Duration interval;
   private final InstantSource clock;
-  private final Sample start;
+  /** Where this run's rates start: the construction's totals, at the time {@link #start} was called. */
+  private Sample start;
   private final Object tickLock = new Object();
   private ScheduledExecutorService timer;
   private Sample previous;
@@ -66,6 +67,12 @@ public final class StatsReporter implements AutoCloseable {
     checkState(!closed, "StatsReporter is closed");
     if (timer != null) {
       return;
+    }
+    // The clock starts with the crawl, not at construction: queuing a million seeds in between
+    // would count as crawl time and lower every rate of the run.
+    synchronized (tickLock) {
+      start = new Sample(clock.instant(), start.crawl(), null, null);
+      previous = start;
     }
     timer = Executors.newSingleThreadScheduledExecutor(task -> {
       Thread thread = new Thread(task, "crawl-stats");

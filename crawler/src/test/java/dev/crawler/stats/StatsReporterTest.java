@@ -104,6 +104,20 @@ class StatsReporterTest {
   }
 
   @Test
+  void theRunsRatesStartWhenTheReporterStartsNotWhenItIsMade() {
+    CrawlStats stats = new CrawlStats();
+    StatsReporter reporter = new StatsReporter(stats, null, null, null, Duration.ofHours(1), clock); // t=0
+    seconds.set(100);   // a million seeds queued meanwhile
+    reporter.start();   // t=100
+    for (int i = 0; i < 30; i++) {
+      stats.page(CrawlOutcome.FETCHED, 200, 0);
+    }
+
+    assertThat(reporter.line()).startsWith("pages 30 (+30/s, avg 30/s) |"); // t=101, not 30 pages in 101 s
+    reporter.close();
+  }
+
+  @Test
   void aFrontierThatCannotAnswerLeavesItsSegmentOut() {
     Supplier<FrontierStats> closedFrontier = () -> {
       throw new IllegalStateException("frontier is closed");
