@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         "Start a new crawl. Progress is logged every stats.interval; Ctrl-C stops it cleanly,",
         "and `crawler resume` continues it."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the crawl ended (finished, a limit, or stopped)", "1:the crawl failed (see the message)",
+    exitCodeList = {"0:the crawl ended (finished, or a limit)", "130/143:stopped by Ctrl-C / SIGTERM (a clean stop all the same)", "1:the crawl failed (see the message)",
         "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
 final class CrawlCommand implements Callable<Integer> {
 

@@ -109,8 +109,9 @@ public final class Crawl implements AutoCloseable {
     CrawlSetup.checkSeenFitsTheHeap(CrawlSetup.seen(config, root), Runtime.getRuntime().maxMemory());
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Start.NEW && holds) {
+      // No advice to delete it: the crawl there may be running (the lock is not checked yet).
       throw new CrawlStartException(root + " already holds a crawl: continue it with `crawler resume --config "
-          + config.source() + "`, or delete the folder to start afresh");
+          + config.source() + "`, or set crawl.data-dir to another folder to start afresh");
     }
     if (start == Start.RESUME && !holds) {
       throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "

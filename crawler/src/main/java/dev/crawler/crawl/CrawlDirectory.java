@@ -5,6 +5,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -45,8 +48,14 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** Creates the folder if needed and locks it; fails with a message if another process holds it. */
   static CrawlDirectory lock(Path root) throws IOException {
-    Files.createDirectories(root);
-    FileChannel channel = FileChannel.open(root.resolve("crawl.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel;
+    try {
+      Files.createDirectories(root);
+      channel = FileChannel.open(root.resolve("crawl.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    } catch (FileSystemException e) {
+      // The JDK's message is often the path alone: say what is wrong, and that nothing started.
+      throw new CrawlStartException("cannot use " + root + " as the crawl folder (crawl.data-dir): " + why(e));
+    }
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -59,6 +68,17 @@ final class CrawlDirectory implements AutoCloseable {
           + "or give this one another crawl.data-dir");
     }
     return new CrawlDirectory(root, channel, lock);
+  }
+
+  private static String why(FileSystemException e) {
+    String where = e.getFile() == null ? "" : " (" + e.getFile() + ")";
+    if (e instanceof FileAlreadyExistsException) {
+      return "a file is in the way" + where;
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied" + where;
+    }
+    return (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()) + where;
   }
 
   /** Names in the folder now; empty if it does not exist. */

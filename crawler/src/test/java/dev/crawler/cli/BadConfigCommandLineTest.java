@@ -89,6 +89,28 @@ class BadConfigCommandLineTest {
   }
 
   @Test
+  void aCrawlFolderThatIsAFileIsBadUsageWithAReason() throws IOException {
+    Path file = Files.writeString(dir.resolve("crawl.yaml"), GOOD);
+    Files.writeString(dir.resolve("seeds.txt"), "https://www.example.com/\n");
+    Files.writeString(dir.resolve("crawl-data"), "a file where the folder should be");
+    Result result = run("crawl", "--config", file.toString());
+    assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
+    assertThat(result.err()).isEqualTo("error: cannot use " + dir.resolve("crawl-data")
+        + " as the crawl folder (crawl.data-dir): a file is in the way (" + dir.resolve("crawl-data") + ")\n");
+  }
+
+  @Test
+  void aCrawlFolderUnderAFileIsBadUsageWithAReason() throws IOException {
+    Path file = Files.writeString(dir.resolve("crawl.yaml"), GOOD.replace("data-dir: crawl-data", "data-dir: a-file/sub"));
+    Files.writeString(dir.resolve("seeds.txt"), "https://www.example.com/\n");
+    Files.writeString(dir.resolve("a-file"), "not a folder");
+    Result result = run("crawl", "--config", file.toString());
+    assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
+    assertThat(result.err()).startsWith("error: cannot use " + dir.resolve("a-file/sub")
+        + " as the crawl folder (crawl.data-dir): ").doesNotContain("\tat ");
+  }
+
+  @Test
   void crawlOnAFolderThatHoldsACrawlSaysToResumeIt() throws IOException {
     Path file = Files.writeString(dir.resolve("crawl.yaml"), GOOD);
     Files.writeString(dir.resolve("seeds.txt"), "https://www.example.com/\n");
@@ -96,7 +118,7 @@ class BadConfigCommandLineTest {
     Result result = run("crawl", "--config", file.toString());
     assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
     assertThat(result.err()).isEqualTo("error: " + dir.resolve("crawl-data") + " already holds a crawl: continue it "
-        + "with `crawler resume --config " + file + "`, or delete the folder to start afresh\n");
+        + "with `crawler resume --config " + file + "`, or set crawl.data-dir to another folder to start afresh\n");
     try (Stream<Path> data = Files.list(dir.resolve("crawl-data"))) {
       assertThat(data).containsExactly(dir.resolve("crawl-data/frontier"));
     }
