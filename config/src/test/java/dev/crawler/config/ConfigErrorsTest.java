@@ -44,6 +44,16 @@ class ConfigErrorsTest {
   }
 
   @Test
+  void aYamlSyntaxErrorSaysWhatIsWrongNotOnlyWhereItWas() {
+    ConfigException e = catchThrowableOfType(ConfigException.class,
+        () -> ConfigLoader.parse("fetch:\n  workers: 8\npoliteness: [1, 2\ncrawl:\n  data-dir: x\n", "crawl.yaml", BASE));
+    assertThat(e.problems()).singleElement().satisfies(p -> {
+      assertThat(p.message()).isEqualTo("YAML syntax error: while parsing a flow sequence: expected ',' or ']', but got :");
+      assertThat(p.line()).isEqualTo(4);
+    });
+  }
+
+  @Test
   void aCrawlNeedsAUserAgentName() {
     assertThatThrownBy(() -> CrawlConfig.defaults().requireReadyToCrawl())
         .isInstanceOf(ConfigException.class)

@@ -21,8 +21,12 @@ final class CrawlRun {
 
   private CrawlRun() {}
 
-  /** Runs an opened crawl until it ends, then closes it; the exit code says how it ended. */
-  static int run(Crawl crawl, PrintWriter out) {
+  /**
+   * Runs an opened crawl until it ends, then closes it; the exit code says how it ended.
+   *
+   * @param configFile the configuration's file, named in the advice to resume; null for none (the demo)
+   */
+  static int run(Crawl crawl, PrintWriter out, String configFile) {
     // Counted down once this thread has closed the crawl and said how it ended: the JVM halts
     // when its hooks return, so a hook that returned on the crawl's end alone cut that message.
     CountDownLatch reported = new CountDownLatch(1);
@@ -53,8 +57,10 @@ final class CrawlRun {
         }
       }
       out.println("Crawl ended: " + reason.description() + ".");
-      if (reason.resumable()) {
-        out.println("Continue it with: crawler resume --config <the same file>");
+      if (reason.resumable() && configFile != null) {
+        // The page limit counts the whole crawl: a resume under the same limit would stop at once.
+        out.println("Continue it with: crawler resume --config " + configFile
+            + (reason == StopReason.MAX_PAGES ? " (after raising crawl.limits.max-pages in it)" : ""));
       }
       out.flush();
       return reason == StopReason.FAILED ? ExitCode.FAILURE : ExitCode.OK;
@@ -84,6 +90,6 @@ final class CrawlRun {
     } catch (CrawlStartException e) {
       throw new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
     }
-    return run(crawl, out);
+    return run(crawl, out, config.source());
   }
 }

@@ -53,7 +53,7 @@ final class DemoCommand implements Callable<Integer> {
       CrawlConfig config = ConfigLoader.parse(demoConfig(dir), "demo configuration", dir);
       Crawl crawl = Crawl.open(config, Crawl.Start.NEW, CrawlEnvironment.standard().withDns(site.dns())
           .withSeeds(site.seeds()));
-      int code = CrawlRun.run(crawl, out);
+      int code = CrawlRun.run(crawl, out, null);   // no file to resume the demo with
       return code == ExitCode.OK ? check(site, out) : code;
     }
   }

@@ -35,10 +35,13 @@ class CleanStopTest {
   static List<RequestLog.Request> resumedRequests;
   static List<CrawlLogEntry> crawlLog;
 
+  private static Path configFile;
+
   @BeforeAll
   static void stopWithSigtermThenResume(@TempDir Path dir) throws Exception {
     site = DemoSite.start(DemoSiteSpec.generated(20, 60).withPageShape(24, 4_000));
     Path config = CrawlerProcess.config(dir, 8, 10_000);
+    configFile = config;
     Path hosts = CrawlerProcess.hostsFile(site, dir);
     RequestLog log = site.requests();
     int expected = site.expectedFetches(host -> true).size();
@@ -75,6 +78,7 @@ class CleanStopTest {
     assertThat(stoppedExit).as(stoppedOutput).isEqualTo(143);
     assertThat(stoppedOutput).contains("Stopping: stopped on request").contains("Crawl summary")
         .contains("Crawl ended: stopped on request.")
+        .contains("Continue it with: crawler resume --config " + configFile + "\n")
         .doesNotContain("\tat ").doesNotContain("Exception");
   }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads YAML text into a {@link YamlNode} tree with Jackson's streaming YAML parser,
@@ -45,7 +46,7 @@ public final class YamlReader {
       }
       return root;
     } catch (JsonProcessingException e) {
-      problems.add(new ConfigProblem(line(e.getLocation()), "", "YAML syntax error: " + firstLine(e.getOriginalMessage())));
+      problems.add(syntaxError(e));
       return null;
     } catch (IOException e) {
       // Reading from a String: only the parser's own errors end up here.
@@ -95,6 +96,19 @@ public final class YamlReader {
 
   private static int line(JsonLocation location) {
     return location == null ? 0 : location.getLineNr();
+  }
+
+  /**
+   * SnakeYAML's problem and the line it is on: its message's first line is only the context
+   * ("while parsing a flow sequence", at the line the sequence opened), not what is wrong.
+   */
+  private static ConfigProblem syntaxError(JsonProcessingException e) {
+    if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblem() != null) {
+      String context = marked.getContext() == null ? "" : marked.getContext().strip() + ": ";
+      int line = marked.getProblemMark() == null ? line(e.getLocation()) : marked.getProblemMark().getLine() + 1;
+      return new ConfigProblem(line, "", "YAML syntax error: " + context + marked.getProblem().strip());
+    }
+    return new ConfigProblem(line(e.getLocation()), "", "YAML syntax error: " + firstLine(e.getOriginalMessage()));
   }
 
   private static String firstLine(String message) {
