@@ -15,12 +15,14 @@ import picocli.CommandLine.Option;
     name = "crawl",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    // The first line is the summary `crawler --help` lists: a whole sentence.
     description = {
-        "Start a new crawl. Progress is logged every stats.interval; Ctrl-C stops it cleanly,",
-        "and `crawler resume` continues it."},
+        "Start a new crawl; Ctrl-C stops it cleanly, and `crawler resume` continues it.",
+        "Progress is logged every stats.interval."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the crawl ended (finished, or a limit)", "130/143:stopped by Ctrl-C / SIGTERM (a clean stop all the same)", "1:the crawl failed (see the message)",
-        "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
+    exitCodeList = {"0:the crawl ended (finished, or a limit)", "1:the crawl failed (see the message)",
+        "2:bad command line, configuration, seeds or crawl folder; nothing was started",
+        "130, 143:stopped by Ctrl-C or SIGTERM (a clean stop all the same)"})
 final class CrawlCommand implements Callable<Integer> {
 
   @Option(names = "--config", required = true, paramLabel = "FILE", description = "The crawl's YAML configuration.")

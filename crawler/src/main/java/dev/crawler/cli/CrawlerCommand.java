@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
     exitCodeList = {
         "0:done",
         "1:failed while running (see the message)",
-        "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
+        "2:bad command line, configuration, seeds or crawl folder; nothing was started",
+        "130, 143:a crawl stopped by Ctrl-C or SIGTERM (a clean stop all the same)"})
 public final class CrawlerCommand implements java.util.concurrent.Callable<Integer> {
 
   @CommandLine.Spec

@@ -26,9 +26,11 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    // The first line is the summary `crawler --help` lists: a whole sentence.
     description = {
-        "Crawl a built-in web site served on 127.0.0.1 (several hosts, robots.txt with Disallow and",
-        "Crawl-delay, a sitemap, redirects, errors), then check the crawl against the site's own log."},
+        "Crawl a built-in web site on 127.0.0.1 and check the crawl against the site's own log.",
+        "The site has several hosts, robots.txt with Disallow and Crawl-delay, a sitemap, redirects",
+        "and errors."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:the crawl fetched what it should", "1:the crawl failed or missed pages (see the message)"})
 final class DemoCommand implements Callable<Integer> {

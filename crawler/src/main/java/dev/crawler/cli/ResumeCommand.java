@@ -19,8 +19,9 @@ import picocli.CommandLine.Option;
         "Continue a crawl stopped by Ctrl-C, a limit, or a crash, from its crawl.data-dir.",
         "URLs that were being fetched when it stopped are fetched again."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the crawl ended (finished, or a limit)", "130/143:stopped by Ctrl-C / SIGTERM (a clean stop all the same)", "1:the crawl failed (see the message)",
-        "2:bad command line, configuration, seeds or crawl folder; nothing was started"})
+    exitCodeList = {"0:the crawl ended (finished, or a limit)", "1:the crawl failed (see the message)",
+        "2:bad command line, configuration, seeds or crawl folder; nothing was started",
+        "130, 143:stopped by Ctrl-C or SIGTERM (a clean stop all the same)"})
 final class ResumeCommand implements Callable<Integer> {
 
   @Option(names = "--config", required = true, paramLabel = "FILE", description = "The crawl's YAML configuration.")
