@@ -50,6 +50,8 @@ public final class Fetcher implements AutoCloseable {
   private final ContentTypeFilter acceptedTypes;
   private final PooledClients clients;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The first private address refused is explained in the log; the rest are counted. */
+  private final AtomicBoolean privateAddressExplained = new AtomicBoolean();
 
   public Fetcher(FetcherOptions options) {
     this.options = options;
@@ -70,15 +72,15 @@ public final class Fetcher implements AutoCloseable {
     return fetch(url, acceptedTypes, options.maxContentBytes());
   }
 
-  /**
-   * A GET that reads a body of any type, up to {@code maxContentBytes}: for robots.txt and
-   * sitemaps, which servers label with whatever type they like.
-   */
   /** As {@link #fetchAnyType(String, long)}, up to {@code fetch.max-content-bytes}. */
   public FetchResult fetchAnyType(String url) {
     return fetchAnyType(url, options.maxContentBytes());
   }
 
+  /**
+   * A GET that reads a body of any type, up to {@code maxContentBytes}: for robots.txt and
+   * sitemaps, which servers label with whatever type they like.
+   */
   public FetchResult fetchAnyType(String url, long maxContentBytes) {
     checkArgument(maxContentBytes > 0, "Max content bytes (%s) must be > 0", maxContentBytes);
     return fetch(url, ContentTypeFilter.ANY, maxContentBytes);
@@ -100,6 +102,17 @@ public final class Fetcher implements AutoCloseable {
   // The stages of one fetch, in order: parse the URL, refuse private literals, send, read the
   // headers, decide on the body, read it. Each stage that can end the fetch returns a result.
   private FetchResult fetch(String url, ContentTypeFilter filter, long cap) {
+    FetchResult result = fetchOnce(url, filter, cap);
+    if (result.status() == FetchStatus.PRIVATE_ADDRESS && privateAddressExplained.compareAndSet(false, true)) {
+      // A first crawl of a test site on 127.0.0.x otherwise shows only "robots unavailable".
+      log.warn("Refused {}: {}. Only public addresses are crawled; set scope.allow-private-addresses: true "
+          + "to crawl hosts on loopback, a LAN or link-local addresses. Later refusals are counted as "
+          + "\"private address\" in the stats line.", url, result.cause());
+    }
+    return result;
+  }
+
+  private FetchResult fetchOnce(String url, ContentTypeFilter filter, long cap) {
     checkState(!closed.get(), "Fetcher is closed");
     Exchange exchange = new Exchange(url);
     HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);

@@ -3,6 +3,10 @@ package dev.crawler.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
 
 class FetcherTest {
   private static final long MEGABYTE = 1 << 20;
@@ -650,6 +655,29 @@ class FetcherTest {
     assertThat(result.remoteIp()).isNull();
     assertThat(server.getRequestCount()).isZero();
   }
+
+  @Test
+  void theFirstPrivateAddressRefusedIsExplainedInTheLogOnce() {
+    Logger logger = (Logger) LoggerFactory.getLogger(Fetcher.class);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      Fetcher fetcher = fetcher(withPrivateAddresses(false, NameToLoopbackDns.loopback()));
+      fetcher.fetch("http://127.0.0.2/robots.txt");
+      fetcher.fetch("http://127.0.0.3/page");
+
+      assertThat(logged.list).singleElement().satisfies(e -> {
+        assertThat(e.getLevel()).isEqualTo(Level.WARN);
+        assertThat(e.getFormattedMessage()).startsWith("Refused http://127.0.0.2/robots.txt: ")
+            .contains("scope.allow-private-addresses: true");
+        assertThat(e.getThrowableProxy()).isNull();
+      });
+    } finally {
+      logger.detachAppender(logged);
+    }
+  }
+
 
   @Test
   void aNumericHostTheJdkWouldReadAsAnAddressIsRefused() {
