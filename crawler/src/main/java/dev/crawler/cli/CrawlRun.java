@@ -34,7 +34,12 @@ final class CrawlRun {
       crawl.stop();
       try {
         if (!reported.await(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          closeQuietly(crawl);
+          try {
+            closeQuietly(crawl);
+          } catch (CommandFailure e) {
+            // Uncaught on this thread it would print a stack trace as the JVM exits: a message does.
+            System.err.println("error: " + e.getMessage());
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
