@@ -2,6 +2,7 @@ package dev.crawler.record;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -30,8 +31,15 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class CrawlLog implements AutoCloseable {
   private final Path file;
   private final ReentrantLock lock = new ReentrantLock();
+  private final OutputStream stream;
   private final Writer out;
   private boolean closed;
+  /**
+   * The first write that failed (a full disk). Every later call throws it: the writer keeps the
+   * characters it could not write, and writing them later, after space was freed, would log a
+   * URL whose visit never completed; a resume then logs (and counts) it a second time.
+   */
+  private UncheckedIOException failed;
 
   public CrawlLog(Path file) {
     this.file = Objects.requireNonNull(file, "file");
@@ -41,8 +49,8 @@ public final class CrawlLog implements AutoCloseable {
         Files.createDirectories(parent);
       }
       boolean endsCut = endsWithoutLineBreak(file);
-      out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file, StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND, StandardOpenOption.WRITE), StandardCharsets.UTF_8), 64 * 1024);
+      stream = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+      out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 64 * 1024);
       if (endsCut) {
         out.write('\n');
       }
@@ -87,6 +95,10 @@ public final class CrawlLog implements AutoCloseable {
         return;
       }
       closed = true;
+      if (failed != null) {
+        stream.close();   // not out.close(): it would write what the failed write left behind
+        return;
+      }
       out.close();
     } catch (IOException e) {
       throw failure(e);
@@ -103,10 +115,14 @@ public final class CrawlLog implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("Crawl log " + file + " is closed");
     }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   private UncheckedIOException failure(IOException e) {
-    return new UncheckedIOException("Cannot write crawl log " + file + ": " + e.getMessage(), e);
+    failed = new UncheckedIOException("Cannot write crawl log " + file + ": " + e.getMessage(), e);
+    return failed;
   }
 
   private static boolean endsWithoutLineBreak(Path file) throws IOException {
