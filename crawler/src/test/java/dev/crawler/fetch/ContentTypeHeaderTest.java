@@ -23,6 +23,12 @@ class ContentTypeHeaderTest {
       // several values: the last valid one (WHATWG "extract a MIME type")
       "text/plain, text/html                      | text/html              | null",
       "text/html, nonsense                        | text/html              | null",
+      "text/html, */*                             | text/html              | null",
+      "*/*                                        | null                   | null",
+      // quotes: separators inside them are text; a charset may be single-quoted too
+      "text/plain; x=\"a,text/html;b\"             | text/plain             | null",
+      "text/plain; x=\"a\\\"b,c\"; charset=utf-8   | text/plain             | UTF-8",
+      "text/html; charset='iso-8859-1'            | text/html              | ISO-8859-1",
       // no type
       "html                                       | null                   | null",
       "text/                                      | null                   | null",
