@@ -1,10 +1,7 @@
 package dev.crawler.fetch;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Arrays;
-import java.util.zip.GZIPInputStream;
 import okio.Buffer;
 import okio.BufferedSource;
 import okio.ForwardingSource;
@@ -18,13 +15,10 @@ import okio.Source;
  * Encodings other than gzip are kept as sent: the fetcher never asks for them (see
  * {@link ContentCoding}).
  *
- * <p>The JDK's {@link GZIPInputStream}, not okio's {@code GzipSource}: okio keeps a header's file
- * name in memory until its closing zero byte, so a server sending an endless name filled the heap
- * (an out-of-memory error stops the crawl), and it fails a body with any byte after the gzip
- * trailer, where browsers ignore a stray newline. The JDK's reads a name byte by byte, keeping
- * nothing, and stops at bytes after a member that are not another member. What a gzip body may
- * take from the network is capped as well ({@link #wireLimit}), so neither a name nor deflate
- * blocks that decode to nothing can hold a worker until the call's timeout.
+ * <p>gzip is decoded by {@link GzipBody}, which keeps nothing of a header in memory and ignores
+ * bytes after the last member, as browsers do. What a gzip body may take from the network is
+ * capped as well ({@link #wireLimit}), so neither an endless header nor deflate blocks that
+ * decode to nothing can hold a worker until the call's timeout.
  */
 final class BodyReader {
   private static final int STEP = 8192;
@@ -56,7 +50,7 @@ final class BodyReader {
     Buffer out = new Buffer();
     try {
       // An empty body is not broken gzip: 204s and 304s often name an encoding and send nothing.
-      boolean complete = gunzip && !wire.exhausted() ? gunzip(wire, out, cap) : copy(wire, out, cap);
+      boolean complete = gunzip && !wire.exhausted() ? GzipBody.decode(wire, out, cap) : copy(wire, out, cap);
       return new Body(upToCap(out, cap), !complete, counting.count, null, false);
     } catch (WireLimitReached e) {
       return new Body(upToCap(out, cap), true, counting.count, null, false);
@@ -79,34 +73,6 @@ final class BodyReader {
       }
     }
     return false;
-  }
-
-  private static boolean gunzip(BufferedSource wire, Buffer out, long cap) throws IOException {
-    // Closing the gzip stream frees its Inflater's native memory; it must not close the response
-    // body, which OkHttp would then drain to reuse the connection (the fetcher cancels instead).
-    try (InputStream in = new GZIPInputStream(new KeptOpen(wire.inputStream()), STEP)) {
-      byte[] chunk = new byte[STEP];
-      while (out.size() <= cap) {
-        int read = in.read(chunk, 0, (int) Math.min(STEP, cap + 1 - out.size()));
-        if (read == -1) {
-          return true;
-        }
-        out.write(chunk, 0, read);
-      }
-      return false;
-    }
-  }
-
-  /** A stream whose close leaves the one below open. */
-  private static final class KeptOpen extends FilterInputStream {
-    KeptOpen(InputStream in) {
-      super(in);
-    }
-
-    @Override
-    public void close() {
-      // the response is closed by the fetcher
-    }
   }
 
   /** A gzip body took more from the network than its cap allows: kept as truncated, like a long body. */
