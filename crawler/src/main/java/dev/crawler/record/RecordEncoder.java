@@ -2,6 +2,7 @@ package dev.crawler.record;
 
 import com.google.common.net.InetAddresses;
 import dev.crawler.fetch.FetchResult;
+import dev.crawler.fetch.FetchStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -106,7 +107,13 @@ final class RecordEncoder {
       response.truncated(WarcTruncationReason.UNSPECIFIED);
     } else {
       response.payloadDigest(sha1(body));
-      if (result.truncated()) {
+      if (result.status() != FetchStatus.RESPONSE) {
+        response.truncated(switch (result.status()) {   // the body's read failed part way
+          case TIMEOUT -> WarcTruncationReason.TIME;
+          case CONNECTION_RESET, IO_ERROR -> WarcTruncationReason.DISCONNECT;
+          default -> WarcTruncationReason.UNSPECIFIED;   // bad gzip or chunking: the server's fault
+        });
+      } else if (result.truncated()) {
         response.truncated(WarcTruncationReason.LENGTH);
       }
     }

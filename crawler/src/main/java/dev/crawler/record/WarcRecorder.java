@@ -3,7 +3,6 @@ package dev.crawler.record;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.crawler.fetch.FetchResult;
-import dev.crawler.fetch.FetchStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -97,10 +96,15 @@ public final class WarcRecorder implements AutoCloseable {
     this.nextSequence = firstFreeSequence();
   }
 
-  /** Writes the request and response records of a fetch that got a response; ignores the rest. */
+  /**
+   * Writes the request and response records of a fetch whose response headers arrived, its body
+   * whole or not (a reset or a timeout part way is marked WARC-Truncated, as Heritrix does: a
+   * redirect whose body was cut is still followed, and the chain needs its record); ignores
+   * fetches that got no response.
+   */
   public void record(FetchResult result) {
     Objects.requireNonNull(result, "result");
-    if (result.status() != FetchStatus.RESPONSE) {
+    if (result.httpStatus() == 0) {
       return;
     }
     RecordEncoder encoder = borrowEncoder();

@@ -284,6 +284,26 @@ class WarcRecorderTest {
   }
 
   @Test
+  void aResponseWhoseBodyFailedIsRecordedAsTruncatedWithWhy() throws IOException {
+    FetchResult ok = response("http://127.0.0.1:8080/", new byte[10]);
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(failedBody(ok, "http://127.0.0.1:8080/slow", FetchStatus.TIMEOUT));
+      recorder.record(failedBody(ok, "http://127.0.0.1:8080/reset", FetchStatus.CONNECTION_RESET));
+      recorder.record(failedBody(ok, "http://127.0.0.1:8080/bad-gzip", FetchStatus.PROTOCOL_ERROR));
+    }
+    assertThat(readAll(onlyFile())).filteredOn(r -> r.type().equals("response"))
+        .extracting(r -> r.targetUri() + " " + ((WarcResponse) r.record()).truncated())
+        .containsExactly("http://127.0.0.1:8080/slow TIME", "http://127.0.0.1:8080/reset DISCONNECT",
+            "http://127.0.0.1:8080/bad-gzip UNSPECIFIED");
+  }
+
+  private static FetchResult failedBody(FetchResult r, String url, FetchStatus status) {
+    return new FetchResult(url, status, "failed part way", r.startedAt(), r.duration(), r.remoteIp(),
+        r.requestHeaders(), r.protocol(), r.httpStatus(), r.reasonPhrase(), r.responseHeaders(), r.contentType(),
+        r.charset(), r.body(), true, false, r.wireBytes(), r.location(), r.retryAfter());
+  }
+
+  @Test
   void theFileIsNamedOpenUntilTheRecorderCloses() throws IOException {
     WarcRecorder recorder = recorder(1 << 20);
     recorder.record(response("http://127.0.0.1:8080/", new byte[10]));
