@@ -69,7 +69,7 @@ final class PageVisit {
       int maxRedirects, boolean followSitemaps, Runnable crawlBudgetSpent) {
     this.frontier = frontier;
     this.robots = robots;
-    this.robotsApplied = new RobotsApplied();
+    this.robotsApplied = new RobotsApplied(RobotsApplied.HostDelays.of(frontier), intake, followSitemaps);
     this.budget = budget;
     this.fetcher = fetcher;
     this.parser = parser;
@@ -159,7 +159,7 @@ final class PageVisit {
     if (stop.aborted()) {
       return null;     // robots.txt cut short by a stop: nothing recorded, the lease returns on resume
     }
-    robotsApplied.apply(lease.hostKey(), rules);
+    robotsApplied.apply(lease.hostKey(), url, rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
       Visit visit = retryLater(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, ROBOTS_UNAVAILABLE_RETRY);
       log(lease, visit.outcome, null, detail(rules.cause(), visit.note));
@@ -285,29 +285,6 @@ final class PageVisit {
       ParsedPage page = parser.parse(result.url(), body, result.charset());
       if (!page.nofollow()) {
         intake.take(page.links(), lease.depth() + 1, lease.url(), 0);
-      }
-    }
-  }
-
-  /** robots.txt rules reach the frontier (Crawl-delay) and the intake (Sitemap lines) once per fetch of them. */
-  private final class RobotsApplied {
-    private final Cache<String, Instant> applied =
-        CacheBuilder.newBuilder().maximumSize(100_000).build();
-
-    void apply(String hostKey, HostRobots rules) {
-      if (rules.fetchedAt().equals(applied.getIfPresent(hostKey))) {
-        return;
-      }
-      applied.put(hostKey, rules.fetchedAt());
-      if (rules.crawlDelay() != null) {
-        frontier.setCrawlDelay(hostKey, rules.crawlDelay());   // the frontier caps it at politeness.max-crawl-delay
-      } else if (rules.availability() != HostRobots.Availability.UNAVAILABLE) {
-        // A robots.txt without the line (or none at all) ends the delay an earlier one set; an
-        // unavailable one says nothing either way (no page of the host is fetched meanwhile).
-        frontier.clearCrawlDelay(hostKey);
-      }
-      if (followSitemaps && !rules.sitemaps().isEmpty()) {
-        intake.take(rules.sitemaps(), 0, null, 0);
       }
     }
   }
