@@ -37,7 +37,7 @@ final class FetchableUrls {
     return confirm(new UrlNormalization.Accepted(url)) instanceof UrlNormalization.Accepted;
   }
 
-  /** The host of a URL's authority (user info and port left out), or null for an IPv6 literal. */
+  /** The host of a URL's authority (user info and port left out; an IPv6 literal without its brackets). */
   private static String hostOf(String url) {
     int start = url.indexOf("://") + 3;
     if (start < 3) {
@@ -49,7 +49,8 @@ final class FetchableUrls {
     }
     String authority = url.substring(url.lastIndexOf('@', end - 1) >= start ? url.lastIndexOf('@', end - 1) + 1 : start, end);
     if (authority.startsWith("[")) {
-      return null;
+      int close = authority.indexOf(']');
+      return close < 0 ? null : authority.substring(1, close);   // OkHttp's host() has no brackets
     }
     int colon = authority.indexOf(':');
     return colon < 0 ? authority : authority.substring(0, colon);

@@ -193,8 +193,16 @@ public final class WarcRecorder implements AutoCloseable {
       throw fail("Cannot create WARC file " + path + WarcFile.OPEN_SUFFIX, e);
     }
     RecordEncoder encoder = borrowEncoder();
+    ByteBuffer warcinfo;
     try {
-      file.append(encoder.encodeWarcinfo(now, name, software, filePrefix));
+      warcinfo = encoder.encodeWarcinfo(now, name, software, filePrefix);
+    } catch (IOException | RuntimeException e) {
+      encoder.close();   // maybe half-way through a record: not pooled again (see record)
+      current = file;
+      throw fail("Cannot write WARC file " + file.openPath(), e instanceof IOException io ? io : new IOException(e));
+    }
+    try {
+      file.append(warcinfo);
     } catch (IOException e) {
       current = file;
       throw fail("Cannot write WARC file " + file.openPath(), e);

@@ -1,7 +1,10 @@
 package dev.crawler.dedup;
 
+import com.google.common.net.InetAddresses;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import dev.crawler.dedup.UrlNormalization.Reason;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -159,8 +162,27 @@ public final class UrlNormalizer {
     if (!IPV6_LITERAL.matcher(literal).matches()) {
       return null;
     }
+    String canonical = canonicalIpv6(literal.substring(1, literal.length() - 1));
+    if (canonical == null) {
+      return null;
+    }
     String normalized = basic.filter(base.substring(0, hostStart) + IPV6_PLACEHOLDER + base.substring(close + 1));
-    return normalized == null ? null : normalized.replace(IPV6_PLACEHOLDER, literal);
+    return normalized == null ? null : normalized.replace(IPV6_PLACEHOLDER, canonical);
+  }
+
+  /**
+   * One spelling of an IPv6 address, as the crawl's HTTP client (OkHttp) and the WHATWG URL
+   * standard write it: RFC 5952, zeros compressed ({@code [0:0:0:0:0:0:0:1]} is {@code [::1]}), so
+   * that one server is one host to politeness and one URL to URL-seen. An IPv4-mapped address
+   * ({@code [::ffff:1.2.3.4]}) is its IPv4 address, which is what the client connects to. Null if
+   * it is no address.
+   */
+  private static String canonicalIpv6(String address) {
+    if (!InetAddresses.isInetAddress(address) || address.indexOf(':') < 0) {
+      return null;
+    }
+    InetAddress parsed = InetAddresses.forString(address);
+    return parsed instanceof Inet4Address ? InetAddresses.toAddrString(parsed) : "[" + InetAddresses.toAddrString(parsed) + "]";
   }
 
   private static final Pattern HOST_TRAILING_DOTS = Pattern.compile("^(https?://[^/:]*?)\\.+(?=[:/])");
