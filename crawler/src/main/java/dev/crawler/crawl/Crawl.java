@@ -331,7 +331,9 @@ public final class Crawl implements AutoCloseable {
         warc.record(result);
       }
       if (crawlLog != null) {
-        CrawlOutcome outcome = result.status().answered() ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
+        // A redirect is followed by its status line, its body's fate aside (RobotsReader): logged as answered.
+        CrawlOutcome outcome = result.status().answered() || result.isRedirect()
+            ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
         crawlLog.log(new CrawlLogEntry(result.startedAt(), outcome, result.httpStatus(), result.body().length,
             result.duration(), result.url(), null, result.contentType(), 0, ROBOTS_TXT_DETAIL));
       }
