@@ -33,8 +33,6 @@ import java.util.function.UnaryOperator;
  */
 final class PartitionGroup {
   private static final byte[] SCHEDULE_VALUE = {ScheduleKey.VALUE_VERSION};
-  /** The ticket of a call that staged nothing: tickets start at 1, so it is written from the start. */
-  private static final long NOTHING_STAGED = 0;
 
   private final Frontier owner;
   /** This group's database (its own, or a view of the root's with a group commit of its own). */
@@ -312,7 +310,10 @@ final class PartitionGroup {
       }
       HostState next = change.apply(current);
       if (next.equals(current)) {
-        return NOTHING_STAGED;   // the crawler sets each host's Crawl-delay at every robots.txt fetch: most change nothing
+        // Nothing to write (the crawler applies each robots.txt it fetches: most change nothing).
+        // The caller still waits for what is staged, which may hold this very change, staged by
+        // another thread and not yet written: on return it is durable all the same.
+        return store.lastStaged();
       }
       byte[] value = h != null ? next.withActive(true, h.nextAllowed()).encode() : next.encode();
       long ticket = stage(batch -> batch.put(store.hosts, key, value));

@@ -426,6 +426,11 @@ public final class FrontierStore implements AutoCloseable {
     commits.awaitWritten(ticket);
   }
 
+  /** The ticket of the last changes staged: awaiting it waits for everything staged so far. */
+  public long lastStaged() {
+    return commits.lastStaged();
+  }
+
   /** Database writes made (each holding one or more staged batches); for tests and the benchmark. */
   public long writes() {
     return commits.writes();

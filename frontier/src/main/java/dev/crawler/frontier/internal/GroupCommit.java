@@ -109,6 +109,10 @@ public final class GroupCommit implements AutoCloseable {
     }
   }
 
+  long lastStaged() {
+    return lastStaged;
+  }
+
   /** Writes everything staged so far; the frontier calls it before every read, so reads see every decided change. */
   void flush() {
     awaitWritten(lastStaged);
