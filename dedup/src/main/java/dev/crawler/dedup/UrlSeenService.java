@@ -207,7 +207,7 @@ public final class UrlSeenService implements AutoCloseable {
     try {
       Recovery[] recovery = new Recovery[1];
       FilterStack filters = loadOrRebuild(options, store, recovery);
-      store.setFilterClean(false);   // from here on the files may fall behind the store
+      store.setFilterUnsaved();   // from here on the files may fall behind the store
       UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
       log.info("URL-seen: {} filter(s), {} MB, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
           filters.filters().size(), filters.byteSize() >> 20, filters.newest().hashes(),
@@ -223,14 +223,21 @@ public final class UrlSeenService implements AutoCloseable {
   private static FilterStack loadOrRebuild(Options options, FingerprintStore store, Recovery[] recovery)
       throws IOException, RocksDBException {
     Path dir = options.directory();
-    if (store.isFilterClean()) {
+    byte[] saved = store.savedFilterSignature();
+    if (saved != null) {
       try {
         FilterStack loaded = FilterStack.readFrom(dir);
-        if (loaded != null) {
+        if (loaded != null && Arrays.equals(saved, loaded.signature())) {
           recovery[0] = Recovery.LOADED;
           return loaded;
         }
-        log.warn("URL-seen: the store says the filter was saved, but no filter file is in {}; rebuilding it", dir);
+        if (loaded == null) {
+          log.warn("URL-seen: the store says the filter was saved, but no filter file is in {}; rebuilding it", dir);
+        } else if (saved.length > 0) {
+          log.warn("URL-seen: the filter files in {} are not the ones saved (a file missing or replaced); "
+              + "rebuilding the filter from the exact store", dir);
+        }
+        // (An empty signature is a save by a build before signatures: rebuilt once, to be sure.)
       } catch (IOException e) {
         log.warn("URL-seen: {}; rebuilding the filter from the exact store", e.getMessage());
       }
@@ -517,7 +524,7 @@ public final class UrlSeenService implements AutoCloseable {
         return;
       }
       filters.writeTo(options.directory());
-      store.setFilterClean(true);
+      store.setFilterSaved(filters.signature());
     } catch (RocksDBException e) {
       throw new IOException("Cannot save the URL-seen state: " + e.getMessage(), e);
     } finally {

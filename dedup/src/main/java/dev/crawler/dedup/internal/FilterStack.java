@@ -3,6 +3,7 @@ package dev.crawler.dedup.internal;
 import dev.crawler.dedup.BloomFilter;
 import dev.crawler.dedup.UrlFingerprint;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,6 +127,25 @@ public final class FilterStack {
       }
     }
   }
+
+  /**
+   * What the stack's files hold, in a few bytes: per filter its size, hashes and insertions. The
+   * store keeps the signature of the stack it saved ({@link FingerprintStore#setFilterSaved}), and
+   * a stack read back with another one is not the one saved: a file missing at the end (the file
+   * names alone still number 0 to n-1), or an older copy of one put back. Loaded as complete, such
+   * a stack answered NEW for URLs it had answered NEW before.
+   */
+  public byte[] signature() {
+    BloomFilter[] current = filters;
+    ByteBuffer signature = ByteBuffer.allocate(1 + 4 + current.length * (8 + 4 + 8));
+    signature.put(SIGNATURE_VERSION).putInt(current.length);
+    for (BloomFilter filter : current) {
+      signature.putLong(filter.bitSize()).putInt(filter.hashes()).putLong(filter.insertions());
+    }
+    return signature.array();
+  }
+
+  private static final byte SIGNATURE_VERSION = 1;
 
   /** Reads the stack written by {@link #writeTo}; null when there is none. */
   public static FilterStack readFrom(Path directory) throws IOException {

@@ -213,17 +213,23 @@ public final class FingerprintStore implements AutoCloseable {
         + db.getLongProperty(fingerprintFamily, "rocksdb.cur-size-all-mem-tables");
   }
 
-  public boolean isFilterClean() throws RocksDBException {
-    return db.get(metaFamily, CLEAN_KEY) != null;
+  /**
+   * The signature of the filter stack saved with every fingerprint of the store
+   * ({@link FilterStack#signature}); null if the files may lag behind the store, and empty if
+   * they were saved by a build that wrote no signature.
+   */
+  public byte[] savedFilterSignature() throws RocksDBException {
+    return db.get(metaFamily, CLEAN_KEY);
   }
 
-  /** Records (with fsync) whether the filter files hold every fingerprint of the store. */
-  public void setFilterClean(boolean clean) throws RocksDBException {
-    if (clean) {
-      db.put(metaFamily, syncWriteOptions, CLEAN_KEY, EMPTY);
-    } else {
-      db.delete(metaFamily, syncWriteOptions, CLEAN_KEY);
-    }
+  /** Records (with fsync) that the filter files, of this signature, hold every fingerprint of the store. */
+  public void setFilterSaved(byte[] signature) throws RocksDBException {
+    db.put(metaFamily, syncWriteOptions, CLEAN_KEY, signature);
+  }
+
+  /** Records (with fsync) that the filter files may lag behind the store from now on. */
+  public void setFilterUnsaved() throws RocksDBException {
+    db.delete(metaFamily, syncWriteOptions, CLEAN_KEY);
   }
 
   /** Forces the write-ahead log to disk (it is written on every write; this syncs it). */
