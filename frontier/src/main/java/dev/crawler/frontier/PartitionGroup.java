@@ -193,10 +193,13 @@ final class PartitionGroup {
       }
       return null;
     }
-    h.lease(url.key());
+    // A copy of the key is the lease's token: a URL given back (DEFERRED, RETRY_AFTER) and leased
+    // again has the same key, and a second completion of its first lease must not end the second.
+    byte[] token = url.key().clone();
+    h.lease(token);
     leased++;
     schedule.updateReadiness(h);
-    return new Lease(owner, this, url.key(), url.url(), h.hostKey, url.depth(), url.priority(), url.via(),
+    return new Lease(owner, this, token, url.url(), h.hostKey, url.depth(), url.priority(), url.via(),
         url.redirectHops(), Instant.ofEpochMilli(now));
   }
 
@@ -227,7 +230,7 @@ final class PartitionGroup {
       owner.checkUsable();
       checkOpen();
       HostQueue h = schedule.get(lease.hostKey());
-      checkArgument(h != null && h.isLeased(lease.key), "lease of %s was already completed", lease.url());
+      checkArgument(h != null && h.holds(lease.key), "lease of %s was already completed", lease.url());
       long now = owner.now();
       HostState before = h.state();
       long scheduled = h.scheduleKey() == null ? now : ScheduleKey.nextAllowedMillis(h.scheduleKey());

@@ -477,4 +477,60 @@ class FrontierTest {
     expected.add("https://a.com/late");
     assertThat(handedOut).containsExactlyInAnyOrderElementsOf(expected);
   }
+  // ---- found by a fuzzer of the frontier against its model
+
+  /**
+   * A refill read a host in memory already (leased when it was rescheduled past the cursor) and
+   * counted it against its chunk: with a working set of one, the due host behind it stayed on
+   * disk, and next() gave nothing (or waited out its timeout).
+   */
+  @Test
+  void aDueHostOnDiskIsServedThoughARefillMeetsALeasedHostFirst() throws Exception {
+    ManualClock clock = new ManualClock(10_000_000);
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(100))
+        .workingSetHosts(1).partitions(1).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.setConnectionLimit("a.com", 2);
+      f.offer(List.of(FrontierEntry.of("https://a.com/1", "a.com", 0), FrontierEntry.of("https://a.com/2", "a.com", 0)));
+      Lease a1 = f.next(Duration.ZERO).orElseThrow();
+      Lease a2 = f.next(Duration.ZERO).orElseThrow();   // a.com: nothing left, two in flight
+      clock.advanceMillis(50);
+      f.complete(a1, FetchOutcome.FETCHED);              // a.com past the cursor, in memory for a2
+      clock.advanceMillis(150);
+      f.offer(List.of(FrontierEntry.of("https://b.org/1", "b.org", 0)));   // due now
+
+      assertThat(f.next(Duration.ZERO).map(Lease::url)).contains("https://b.org/1");
+      f.complete(a2, FetchOutcome.FETCHED);
+    }
+  }
+
+  /** A URL given back and leased again has the same key: its first lease, completed twice, ended the second. */
+  @Test
+  void aLeaseCompletedOnceIsRefusedAfterItsUrlIsLeasedAgain() throws Exception {
+    ManualClock clock = new ManualClock(10_000_000);
+    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(100)).build())) {
+      f.offer(List.of(FrontierEntry.of("https://a.com/1", "a.com", 0)));
+      Lease first = f.next(Duration.ZERO).orElseThrow();
+      f.complete(first, FetchOutcome.DEFERRED);
+      clock.advanceMillis(1_000);
+      Lease second = f.next(Duration.ZERO).orElseThrow();
+      assertThat(second.url()).isEqualTo(first.url());
+
+      assertThatThrownBy(() -> f.complete(first, FetchOutcome.FETCHED))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already completed");
+      f.complete(second, FetchOutcome.FETCHED);   // still its owner's to end
+      assertThat(f.stats().queuedUrls()).isZero();
+    }
+  }
+
+  /** An unpaired surrogate became '?' on disk: read back, the host had another key and lost a URL. */
+  @Test
+  void aHostKeyThatIsNotTextIsRefused() throws Exception {
+    try (Frontier f = Frontier.open(dir, FrontierOptions.builder().build())) {
+      assertThatThrownBy(() -> f.offer(List.of(FrontierEntry.of("https://x/1", "\uD800x", 0))))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unpaired surrogate");
+      f.offer(List.of(FrontierEntry.of("https://x/1", "\uD834\uDD1Ex", 0)));   // a pair is fine
+      assertThat(f.stats().queuedUrls()).isEqualTo(1);
+    }
+  }
 }

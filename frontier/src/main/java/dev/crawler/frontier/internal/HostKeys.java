@@ -21,9 +21,22 @@ public final class HostKeys {
   /** Partitions are stored as an unsigned 16-bit number. */
   public static final int MAX_PARTITIONS = 1 << 16;
 
-  /** The host key's UTF-8 bytes, after checking it can be stored: not empty, no NUL, not too long. */
+  /**
+   * The host key's UTF-8 bytes, after checking it can be stored: not empty, no NUL, not too
+   * long, and text UTF-8 can hold. An unpaired surrogate became '?' on disk, so a host read back
+   * had another key than the one offers used, and its queue was deactivated with URLs in it.
+   */
   public static byte[] utf8(String hostKey) {
     checkArgument(!hostKey.isEmpty(), "host key must not be empty");
+    for (int i = 0; i < hostKey.length(); i++) {
+      char c = hostKey.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < hostKey.length() && Character.isLowSurrogate(hostKey.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      checkArgument(!Character.isSurrogate(c), "host key (%s) has an unpaired surrogate at %s: not text",
+          hostKey.substring(0, Math.min(40, hostKey.length())), i);
+    }
     byte[] bytes = hostKey.getBytes(StandardCharsets.UTF_8);
     checkArgument(bytes.length <= MAX_HOST_KEY_BYTES, "host key (%s...) is %s UTF-8 bytes, more than %s",
         hostKey.substring(0, Math.min(40, hostKey.length())), bytes.length, MAX_HOST_KEY_BYTES);

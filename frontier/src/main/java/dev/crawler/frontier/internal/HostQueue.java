@@ -189,7 +189,7 @@ public final class HostQueue {
     readAll = buffer.size() < want;
   }
 
-  /** Records that {@code key}, just taken from this queue, is leased. */
+  /** Records that {@code key}, just taken from this queue, is leased; the array itself is the lease's token. */
   public void lease(byte[] key) {
     leased.add(key);
     inFlight++;
@@ -205,10 +205,20 @@ public final class HostQueue {
     return false;
   }
 
-  /** Ends the lease of {@code key}; returns false if it was not leased. */
-  public boolean release(byte[] key) {
+  /** True if {@code token}, the key array given to {@link #lease}, is leased now: that very lease, not its URL. */
+  public boolean holds(byte[] token) {
     for (int i = 0; i < leased.size(); i++) {
-      if (Arrays.equals(leased.get(i), key)) {
+      if (leased.get(i) == token) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Ends the lease of {@code token}, the key array given to {@link #lease}; returns false if it was not leased. */
+  public boolean release(byte[] token) {
+    for (int i = 0; i < leased.size(); i++) {
+      if (leased.get(i) == token) {
         leased.remove(i);
         inFlight--;
         return true;

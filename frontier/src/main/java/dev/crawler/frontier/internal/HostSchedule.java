@@ -259,8 +259,15 @@ public final class HostSchedule {
 
   /** The earliest ready host if it may be fetched at {@code now}, else null; reads hosts in from disk as needed. */
   public HostQueue firstReady(long now) {
-    if (undrained > 0 && ready.size() < Math.max(1, capacity / 2)) {
-      refill();
+    // Until half full or nothing is left on disk. One refill may not do: the keys it reads count
+    // against its chunk even when their hosts are in memory already (leased when they were
+    // rescheduled past the cursor), and such hosts do not become ready; with a small working set
+    // they could fill a whole chunk, and a host due on disk waited for the next call's refill, or
+    // for a next() to time out. Each refill moves the cursor on, so this ends.
+    while (undrained > 0 && ready.size() < Math.max(1, capacity / 2)) {
+      if (refill() == 0) {
+        break;
+      }
     }
     if (undrained > 0 && served.length > 1 && !ready.isEmpty()) {
       if (earliestOnDisk() < ready.first().nextAllowed) {
@@ -346,9 +353,10 @@ public final class HostSchedule {
     }
   }
 
-  /** Reads up to a chunk of hosts from disk, from each undrained partition in turn. */
-  private void refill() {
-    int want = Math.min(REFILL_CHUNK, capacity - ready.size());
+  /** Reads up to a chunk of hosts from disk, from each undrained partition in turn; returns the schedule keys read. */
+  private int refill() {
+    int chunk = Math.max(1, Math.min(REFILL_CHUNK, capacity - ready.size()));
+    int want = chunk;
     for (int i = 0; i < served.length && want > 0 && undrained > 0; i++) {
       int p = served[(nextPartitionToRead + i) % served.length];
       if (!drained[p]) {
@@ -356,6 +364,7 @@ public final class HostSchedule {
       }
     }
     nextPartitionToRead = (nextPartitionToRead + 1) % served.length;
+    return chunk - want;
   }
 
   private int refill(int p, int want) {
