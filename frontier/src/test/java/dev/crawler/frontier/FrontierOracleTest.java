@@ -205,8 +205,9 @@ class FrontierOracleTest {
             m.queued.values().remove(l.url());
           }
           if (next >= 0) {
-            m.lo = next;
-            m.hi = next;
+            // Never earlier than it was (a concurrent lease's Retry-After or suspension stands).
+            m.lo = Math.max(next, m.lo);
+            m.hi = Math.max(next, m.hi);
           } else {
             m.lo = Math.max(now, m.lo);
             m.hi = Math.max(now, m.hi);

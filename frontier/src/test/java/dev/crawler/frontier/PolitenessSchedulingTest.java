@@ -182,6 +182,24 @@ class PolitenessSchedulingTest {
   }
 
   @Test
+  void aRetryAfterStandsWhenAConcurrentFetchOfTheHostEndsAfterIt() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .maxRetryAfter(Duration.ofMinutes(10)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.setConnectionLimit("busy.com", 2);
+      f.offer(urls("busy.com", 0, 3));
+      Lease first = FrontierTest.take(f);
+      Lease second = FrontierTest.take(f);
+      f.complete(first, FetchOutcome.retryAfter(Duration.ofSeconds(60)));   // a 429: come back in a minute
+      f.complete(second, FetchOutcome.FETCHED);   // ended just after: it must not undo the minute
+      clock.advance(Duration.ofSeconds(59));
+      assertThat(f.next(Duration.ZERO)).isEmpty();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(f.next(Duration.ZERO)).isPresent();
+    }
+  }
+
+  @Test
   void absurdDurationsFromServersOrCallersAreCappedNotThrown() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
         .maxCrawlDelay(Duration.ofSeconds(30)).maxRetryAfter(Duration.ofMinutes(10)).build();

@@ -66,10 +66,21 @@ public final class Politeness {
   }
 
   /**
+   * The host's next allowed time after an outcome. Never earlier than it was: with several
+   * connections to a host, a 429's Retry-After, a back-off or a suspension decided by one
+   * completion was cut short by the next completion of a concurrent fetch (found by a fuzzer).
+   * With one connection the time it was is in the past at every completion, and changes nothing.
+   *
    * @param scheduledMillis when the host was next allowed before this outcome (a fetch of it
-   *     ending meanwhile may have moved it past {@code now}); only {@code SKIPPED} keeps it
+   *     ending meanwhile may have moved it past {@code now})
    */
   public Wait after(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long scheduledMillis,
+      long now) {
+    Wait wait = afterAlone(outcome, crawlDelayMillis, consecutiveFailures, scheduledMillis, now);
+    return wait.nextAllowedMillis() >= scheduledMillis ? wait : new Wait(scheduledMillis, wait.consecutiveFailures());
+  }
+
+  private Wait afterAlone(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long scheduledMillis,
       long now) {
     long delay = delayMillis(crawlDelayMillis);
     return switch (outcome.kind()) {
