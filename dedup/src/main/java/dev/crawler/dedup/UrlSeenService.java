@@ -334,12 +334,15 @@ public final class UrlSeenService implements AutoCloseable {
     Verdict[] verdicts = new Verdict[n];
     List<UrlFingerprint> added = new ArrayList<>();
     List<Integer> toVerify = new ArrayList<>();
-    checks.add(n);
+    // Counted once the batch is answered and recorded: a batch that fails (its frontier offer, the
+    // store) answers nothing the stats could hold to, and its NEWs counted as SEENs otherwise.
+    int hits = 0;
+    int maybes = 0;
     filters.prefetch(fingerprints);   // the batch's filter misses overlap here, not one by one below
     for (int i = 0; i < n; i++) {
       UrlFingerprint fp = fingerprints.get(i);
       if (recent.contains(fp)) {
-        recentHits.increment();
+        hits++;
         verdicts[i] = Verdict.SEEN;
         continue;
       }
@@ -351,7 +354,7 @@ public final class UrlSeenService implements AutoCloseable {
           added.add(fp);
           verdicts[i] = Verdict.NEW;
         } else {
-          filterMaybes.increment();
+          maybes++;
           if (options.policy() == FalsePositivePolicy.ACCEPT || pending.contains(fp)) {
             verdicts[i] = Verdict.SEEN;
           } else {
@@ -364,9 +367,10 @@ public final class UrlSeenService implements AutoCloseable {
     }
     List<Verdict> answers = Collections.unmodifiableList(Arrays.asList(verdicts));
     boolean recorded = false;
+    int caught = 0;
     try {
       if (!toVerify.isEmpty()) {
-        verify(fingerprints, toVerify, verdicts, added);
+        caught = verify(fingerprints, toVerify, verdicts, added);
       }
       beforeRecording.accept(answers);
       if (!added.isEmpty()) {
@@ -387,12 +391,18 @@ public final class UrlSeenService implements AutoCloseable {
     for (UrlFingerprint fp : added) {
       recent.add(fp);
     }
+    checks.add(n);
+    recentHits.add(hits);
+    filterMaybes.add(maybes);
+    caughtFalsePositives.add(caught);
     account(added.size());
     return answers;
   }
 
-  private void verify(List<UrlFingerprint> fingerprints, List<Integer> toVerify, Verdict[] verdicts,
+  /** Confirms the filter's "maybe"s in the store; returns the false positives it caught. */
+  private int verify(List<UrlFingerprint> fingerprints, List<Integer> toVerify, Verdict[] verdicts,
       List<UrlFingerprint> added) throws RocksDBException {
+    int caught = 0;
     List<UrlFingerprint> lookups = new ArrayList<>(toVerify.size());
     for (int i : toVerify) {
       lookups.add(fingerprints.get(i));
@@ -417,12 +427,13 @@ public final class UrlSeenService implements AutoCloseable {
           pending.add(fp);
           added.add(fp);
           verdicts[i] = Verdict.NEW;
-          caughtFalsePositives.increment();
+          caught++;
         }
       } finally {
         lock.unlock();
       }
     }
+    return caught;
   }
 
   private void account(int added) {

@@ -1,6 +1,7 @@
 package dev.crawler.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.dedup.UrlSeenService.CapacityPolicy;
 import dev.crawler.dedup.UrlSeenService.FalsePositivePolicy;
@@ -295,6 +296,20 @@ class UrlSeenServiceTest {
       try (UrlSeenService seen = UrlSeenService.open(options)) {
         assertThat(UrlSeenService.heapBytes(options)).isEqualTo(seen.stats().filterBytes() + 1024 * 8);
       }
+    }
+  }
+  /** A batch whose offer failed answered nothing the stats could hold to: its NEWs were counted as SEENs. */
+  @Test
+  void aFailedBatchIsNotCountedInTheStats() throws Exception {
+    try (UrlSeenService seen = UrlSeenService.open(UrlSeenService.Options.builder(dir).expectedUrls(1000)
+        .policy(UrlSeenService.FalsePositivePolicy.VERIFY).recentUrls(16).build())) {
+      List<UrlFingerprint> batch = List.of(UrlFingerprint.of("https://a.example/1"), UrlFingerprint.of("https://a.example/2"));
+      assertThatThrownBy(() -> seen.markSeenAll(batch, verdicts -> {
+        throw new IllegalStateException("the frontier refused the offer");
+      })).isInstanceOf(IllegalStateException.class);
+
+      UrlSeenStats stats = seen.stats();
+      assertThat(List.of(stats.checks(), stats.newUrls(), stats.seen(), stats.filterMaybes())).containsOnly(0L);
     }
   }
 }
