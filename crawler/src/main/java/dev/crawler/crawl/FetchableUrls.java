@@ -32,9 +32,18 @@ final class FetchableUrls {
     return answer;
   }
 
-  /** True if the HTTP client can fetch {@code url} as it is (a URL queued before this check existed may not be). */
+  /**
+   * True if the HTTP client can fetch {@code url} as it is (a URL queued before this check existed
+   * may not be). An IPv6 literal spelled otherwise than the client spells it passes: a build
+   * before RFC 5952 spelling queued such URLs, and the client fetches them all the same.
+   */
   static boolean fetchable(String url) {
-    return confirm(new UrlNormalization.Accepted(url)) instanceof UrlNormalization.Accepted;
+    HttpUrl parsed = HttpUrl.parse(url);
+    if (parsed == null) {
+      return false;
+    }
+    String host = hostOf(url);
+    return host == null || host.contains(":") || host.equals(parsed.host());
   }
 
   /** The host of a URL's authority (user info and port left out; an IPv6 literal without its brackets). */

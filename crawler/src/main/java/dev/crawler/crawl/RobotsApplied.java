@@ -70,15 +70,20 @@ final class RobotsApplied {
     try {
       Map<String, Applied> origins = byHost.getIfPresent(hostKey);
       boolean known = origins != null;
-      if (!known) {
-        origins = new HashMap<>(2);
-        byHost.put(hostKey, origins);
-      }
-      Applied last = origins.get(origin);
+      Applied last = known ? origins.get(origin) : null;
       if (last != null && !rules.fetchedAt().isAfter(last.fetchedAt())) {
         return;   // applied already, or older than what was
       }
       boolean unavailable = rules.availability() == HostRobots.Availability.UNAVAILABLE;
+      if (unavailable && last == null) {
+        // Says nothing, and must not make the host known: the first answer that does say
+        // something then clears a delay the frontier may hold from before (a resume).
+        return;
+      }
+      if (!known) {
+        origins = new HashMap<>(2);
+        byHost.put(hostKey, origins);
+      }
       Duration before = largest(origins);
       Duration delay = unavailable ? (last == null ? null : last.crawlDelay()) : rules.crawlDelay();
       origins.put(origin, new Applied(rules.fetchedAt(), delay));

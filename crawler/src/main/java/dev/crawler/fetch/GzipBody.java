@@ -36,17 +36,30 @@ final class GzipBody {
    * @throws IOException as the network fails
    */
   static boolean decode(BufferedSource wire, Buffer out, long cap) throws IOException {
-    do {
-      if (!member(wire, out, cap)) {
+    if (!member(wire, out, cap)) {
+      return false;
+    }
+    while (startsAnotherMember(wire)) {
+      try {
+        skipHeader(wire);
+      } catch (ProtocolException notAMember) {
+        return true;   // junk that happens to start with the magic: ignored like any other
+      }
+      if (!inflateMember(wire, out, cap)) {
         return false;
       }
-    } while (startsAnotherMember(wire));
+    }
     return true;
   }
 
   /** One member; false if the cap was passed inside it. */
   private static boolean member(BufferedSource wire, Buffer out, long cap) throws IOException {
     skipHeader(wire);
+    return inflateMember(wire, out, cap);
+  }
+
+  /** A member's deflate data and trailer, its header read; false if the cap was passed inside it. */
+  private static boolean inflateMember(BufferedSource wire, Buffer out, long cap) throws IOException {
     Inflater inflater = new Inflater(true);
     try {
       InflaterSource inflated = new InflaterSource(wire, inflater);

@@ -186,20 +186,22 @@ public final class WarcRecorder implements AutoCloseable {
     Instant now = clock.instant();
     String name = String.format(Locale.ROOT, "%s-%s-%05d.warc.gz", filePrefix, FILE_TIME.format(now), nextSequence++);
     Path path = dir.resolve(name);
-    WarcFile file;
-    try {
-      file = WarcFile.create(path, opener);
-    } catch (IOException e) {
-      throw fail("Cannot create WARC file " + path + WarcFile.OPEN_SUFFIX, e);
-    }
+    // Encoded before the file exists: jwarc refusing its input (a bug) then creates no file and is
+    // not taken for a disk failure (which would stop the crawl).
     RecordEncoder encoder = borrowEncoder();
     ByteBuffer warcinfo;
     try {
       warcinfo = encoder.encodeWarcinfo(now, name, software, filePrefix);
     } catch (IOException | RuntimeException e) {
       encoder.close();   // maybe half-way through a record: not pooled again (see record)
-      current = file;
-      throw fail("Cannot write WARC file " + file.openPath(), e instanceof IOException io ? io : new IOException(e));
+      throw new IllegalStateException("Cannot encode the warcinfo record of " + name + ": " + e);
+    }
+    WarcFile file;
+    try {
+      file = WarcFile.create(path, opener);
+    } catch (IOException e) {
+      returnEncoder(encoder);
+      throw fail("Cannot create WARC file " + path + WarcFile.OPEN_SUFFIX, e);
     }
     try {
       file.append(warcinfo);

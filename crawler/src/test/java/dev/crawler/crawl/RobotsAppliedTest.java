@@ -104,4 +104,13 @@ class RobotsAppliedTest {
 
     assertThat(calls).containsExactly("clear a.com");
   }
+  @Test
+  void aDelayFromBeforeAResumeIsClearedThoughTheFirstAnswerWasUnavailable() {
+    delays.put("a.com", Duration.ofSeconds(10));   // set by the run before a resume
+    applied.apply("a.com", "https://a.com/", unavailable(0));
+    applied.apply("a.com", "http://a.com/", found(null, 1));   // another origin, without the line
+
+    assertThat(delays).doesNotContainKey("a.com");
+    assertThat(calls).containsExactly("clear a.com");
+  }
 }

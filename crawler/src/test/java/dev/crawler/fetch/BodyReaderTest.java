@@ -136,6 +136,15 @@ class BodyReaderTest {
   }
 
   @Test
+  void junkAfterTheLastMemberThatStartsLikeAMemberIsIgnoredToo() {
+    BodyReader.Body body = BodyReader.read(
+        Okio.buffer(network(null, gzip("kept"), new byte[] {0x1f, (byte) 0x8b, 0, 0, 0})), true, 1000);
+
+    assertThat(text(body)).isEqualTo("kept");
+    assertThat(body.failure()).isNull();
+  }
+
+  @Test
   void theCapStopsInsideTheSecondMember() {
     BodyReader.Body body = BodyReader.read(Okio.buffer(network(null, gzip("a".repeat(600)), gzip("b".repeat(600)))),
         true, 1000);

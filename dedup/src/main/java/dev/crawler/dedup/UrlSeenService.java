@@ -224,7 +224,9 @@ public final class UrlSeenService implements AutoCloseable {
       throws IOException, RocksDBException {
     Path dir = options.directory();
     byte[] saved = store.savedFilterSignature();
+    String why = "the last run did not stop cleanly";
     if (saved != null) {
+      why = "the saved filter could not be used";
       try {
         FilterStack loaded = FilterStack.readFrom(dir);
         if (loaded != null && Arrays.equals(saved, loaded.signature())) {
@@ -237,7 +239,9 @@ public final class UrlSeenService implements AutoCloseable {
           log.warn("URL-seen: the filter files in {} are not the ones saved (a file missing or replaced); "
               + "rebuilding the filter from the exact store", dir);
         }
-        // (An empty signature is a save by a build before signatures: rebuilt once, to be sure.)
+        if (saved.length == 0) {
+          why = "the filter was saved by an earlier build, without the signature that proves it whole";
+        }
       } catch (IOException e) {
         log.warn("URL-seen: {}; rebuilding the filter from the exact store", e.getMessage());
       }
@@ -253,7 +257,7 @@ public final class UrlSeenService implements AutoCloseable {
     });
     recovery[0] = rebuilt > 0 ? Recovery.REBUILT : Recovery.FRESH;
     if (rebuilt > 0) {
-      log.warn("URL-seen: the last run did not stop cleanly; rebuilt the filter from {} fingerprints in {} ms",
+      log.warn("URL-seen: {}; rebuilt the filter from {} fingerprints in {} ms", why,
           String.format(Locale.ROOT, "%,d", rebuilt), (System.nanoTime() - started) / 1_000_000);
     }
     return fresh;

@@ -208,8 +208,10 @@ final class FrontierModelRun {
           FetchOutcome outcome;
           long next;
           boolean keep = false;
+          boolean endsSuspension = false;
           if (kind < 5) {
             outcome = FetchOutcome.FETCHED;
+            endsSuspension = m.failures >= suspendAfter;   // one success ends it
             m.failures = 0;
             next = now + delay;
             fetched++;
@@ -245,8 +247,11 @@ final class FrontierModelRun {
           if (!keep) {
             m.queued.values().removeIf(e -> e.id == id);
           }
-          if (next >= 0) {
-            // Never earlier than it was (a concurrent lease's Retry-After or suspension stands).
+          if (endsSuspension) {
+            m.lo = next;
+            m.hi = next;
+          } else if (next >= 0) {
+            // Never earlier than it was (a concurrent lease's Retry-After or back-off stands).
             m.lo = Math.max(next, m.lo);
             m.hi = Math.max(next, m.hi);
           } else {

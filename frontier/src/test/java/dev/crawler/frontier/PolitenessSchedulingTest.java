@@ -200,6 +200,22 @@ class PolitenessSchedulingTest {
   }
 
   @Test
+  void aSuccessEndsASuspensionWhicheverFetchOfTheHostBringsIt() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+        .suspendAfter(1).suspendFor(Duration.ofHours(6)).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.setConnectionLimit("flaky.com", 2);
+      f.offer(urls("flaky.com", 0, 3));
+      Lease first = FrontierTest.take(f);
+      Lease second = FrontierTest.take(f);
+      f.complete(first, FetchOutcome.FAILED);     // suspended for 6 h
+      f.complete(second, FetchOutcome.FETCHED);   // but the host answered: "one success ends it"
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(f.next(Duration.ZERO)).isPresent();
+    }
+  }
+
+  @Test
   void absurdDurationsFromServersOrCallersAreCappedNotThrown() throws Exception {
     FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
         .maxCrawlDelay(Duration.ofSeconds(30)).maxRetryAfter(Duration.ofMinutes(10)).build();

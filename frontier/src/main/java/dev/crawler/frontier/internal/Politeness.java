@@ -66,10 +66,11 @@ public final class Politeness {
   }
 
   /**
-   * The host's next allowed time after an outcome. Never earlier than it was: with several
-   * connections to a host, a 429's Retry-After, a back-off or a suspension decided by one
-   * completion was cut short by the next completion of a concurrent fetch (found by a fuzzer).
-   * With one connection the time it was is in the past at every completion, and changes nothing.
+   * The host's next allowed time after an outcome. Never earlier than it was, but for a success
+   * that ends a suspension: with several connections to a host, a 429's Retry-After or a back-off
+   * decided by one completion was cut short by the next completion of a concurrent fetch (found
+   * by a fuzzer). With one connection the time it was is in the past at every completion, and
+   * changes nothing.
    *
    * @param scheduledMillis when the host was next allowed before this outcome (a fetch of it
    *     ending meanwhile may have moved it past {@code now})
@@ -77,6 +78,9 @@ public final class Politeness {
   public Wait after(FetchOutcome outcome, long crawlDelayMillis, int consecutiveFailures, long scheduledMillis,
       long now) {
     Wait wait = afterAlone(outcome, crawlDelayMillis, consecutiveFailures, scheduledMillis, now);
+    if (outcome.kind() == FetchOutcome.Kind.FETCHED && consecutiveFailures >= suspendAfter) {
+      return wait;   // a success ends a suspension, whichever fetch of the host brings it
+    }
     return wait.nextAllowedMillis() >= scheduledMillis ? wait : new Wait(scheduledMillis, wait.consecutiveFailures());
   }
 
