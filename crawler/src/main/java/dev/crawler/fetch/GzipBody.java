@@ -15,7 +15,8 @@ import okio.InflaterSource;
  * {@code GZIPInputStream} looks for a second member only in bytes already buffered before JDK 23
  * (a member arriving in a later read was dropped and the body reported whole) and, from JDK 23,
  * takes a network failure after a member for the end of the body. Here: members one after
- * another are one body; bytes after a member that do not start another are ignored; a name or
+ * another are one body; bytes after a member that are no gzip header are ignored, but a header
+ * cut short is data lost (the body is not whole); a name or
  * comment is skipped as it arrives; every member's CRC and length are checked; and any failure of
  * the network reaches the caller. The inflating itself is the JDK's {@link Inflater}, through
  * okio's {@link InflaterSource}, which gives back the bytes past a member's end.
@@ -42,8 +43,8 @@ final class GzipBody {
     while (startsAnotherMember(wire)) {
       try {
         skipHeader(wire);
-      } catch (ProtocolException notAMember) {
-        return true;   // junk that happens to start with the magic: ignored like any other
+      } catch (NotAMember junk) {
+        return true;   // bytes that start with the magic but are no gzip header: ignored like any other
       }
       if (!inflateMember(wire, out, cap)) {
         return false;
@@ -101,13 +102,21 @@ final class GzipBody {
     }
   }
 
+  /**
+   * Reads past a member's header. Bytes that are no gzip header (another magic, another method)
+   * throw {@link NotAMember}; a header that is one but ends too soon is data lost, a
+   * {@link ProtocolException} like any cut gzip; the network's own failures pass as they are.
+   */
   private static void skipHeader(BufferedSource wire) throws IOException {
-    if (!wire.request(10)) {
+    if (!wire.request(3)) {
       throw new ProtocolException("gzip header cut short");
     }
     Buffer head = wire.getBuffer();
     if (head.getByte(0) != 0x1f || head.getByte(1) != (byte) 0x8b || head.getByte(2) != 8) {
-      throw new ProtocolException("not gzip data");
+      throw new NotAMember();
+    }
+    if (!wire.request(10)) {
+      throw new ProtocolException("gzip header cut short");
     }
     int flags = head.getByte(3);
     wire.skip(10);
@@ -142,6 +151,15 @@ final class GzipBody {
         return;
       }
       wire.skip(buffered.size());
+    }
+  }
+
+  /** Bytes where a gzip header should be that are none: the body's first bytes, or junk after a member. */
+  private static final class NotAMember extends ProtocolException {
+    private static final long serialVersionUID = 1L;
+
+    NotAMember() {
+      super("not gzip data");
     }
   }
 

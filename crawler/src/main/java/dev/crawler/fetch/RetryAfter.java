@@ -14,10 +14,11 @@ final class RetryAfter {
   /** The wait from {@code now}, zero for a date in the past; null if absent or unreadable. */
   static Duration parse(Headers headers, Instant now) {
     String value = headers.get("Retry-After");
-    if (value == null || value.isBlank()) {
+    // trim(), not isBlank(): a control character is not blank, trims away, and left "" to parse.
+    String trimmed = value == null ? "" : value.trim();
+    if (trimmed.isEmpty()) {
       return null;
     }
-    String trimmed = value.trim();
     if (trimmed.chars().allMatch(c -> c >= '0' && c <= '9')) {
       // Eighteen digits are over thirty billion years: more is a server bug, not a wish.
       return trimmed.length() > 18 ? null : Duration.ofSeconds(Long.parseLong(trimmed));

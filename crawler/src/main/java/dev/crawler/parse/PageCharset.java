@@ -6,6 +6,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jsoup.nodes.Element;
@@ -38,7 +39,7 @@ final class PageCharset {
     if (bom != null) {
       return bom; // a BOM is certain; it beats the header, as in browsers and jsoup
     }
-    if (header != null) {
+    if (header != null && isWebEncoding(header)) {
       return new Decision(asBrowsersRead(header), 0);
     }
     Charset declared = declaredInPage(body);
@@ -98,10 +99,27 @@ final class PageCharset {
     }
     String trimmed = name.trim().toLowerCase(Locale.ROOT);
     try {
-      return trimmed.isEmpty() || !Charset.isSupported(trimmed) ? null : Charset.forName(trimmed);
+      Charset charset = trimmed.isEmpty() || !Charset.isSupported(trimmed) ? null : Charset.forName(trimmed);
+      return charset != null && isWebEncoding(charset) ? charset : null;
     } catch (IllegalCharsetNameException e) {
       return null;
     }
+  }
+
+  /**
+   * The encodings of the WHATWG Encoding Standard, by the JDK's names for them. Browsers ignore
+   * any other label, and so does this: the JDK knows EBCDIC, UTF-32 and dozens more, and a page
+   * whose meta named {@code IBM037} was decoded as EBCDIC and lost every link.
+   */
+  private static final Set<String> WEB_ENCODINGS = Set.of("UTF-8", "UTF-16BE", "UTF-16LE", "UTF-16", "IBM866",
+      "ISO-8859-1", "US-ASCII", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7",
+      "ISO-8859-8", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14", "ISO-8859-15", "ISO-8859-16", "KOI8-R", "KOI8-U",
+      "x-MacRoman", "x-MacCyrillic", "x-windows-874", "windows-1250", "windows-1251", "windows-1252", "windows-1253",
+      "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "GBK", "GB18030", "Big5",
+      "Big5-HKSCS", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "windows-31j", "EUC-KR", "x-windows-949");
+
+  private static boolean isWebEncoding(Charset charset) {
+    return WEB_ENCODINGS.contains(charset.name());
   }
 
   /**

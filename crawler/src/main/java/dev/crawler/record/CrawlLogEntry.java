@@ -140,14 +140,24 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
       return "\\-";
     }
     StringBuilder out = new StringBuilder(detail.length() + 8);
-    for (int i = 0; i < detail.length(); i++) {
+    int last = detail.length() - 1;
+    for (int i = 0; i <= last; i++) {
       char c = detail.charAt(i);
       switch (c) {
         case '\\' -> out.append("\\\\");
         case '\n' -> out.append("\\n");
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
-        default -> out.append(Character.isISOControl(c) ? ' ' : c);
+        default -> {
+          // Other controls, and whitespace the column split or strip() would eat at either end,
+          // as \\uXXXX: a detail reads back exactly (a NUL became a space, and a space at the end went).
+          boolean edge = (i == 0 || i == last) && (Character.isWhitespace(c) || Character.isSpaceChar(c));
+          if (Character.isISOControl(c) || edge) {
+            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
       }
     }
     return out.toString();
@@ -162,6 +172,11 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
         continue;
       }
       char escaped = text.charAt(++i);
+      if (escaped == 'u' && i + 4 < text.length() && isHex(text, i + 1, i + 5)) {
+        out.append((char) Integer.parseInt(text, i + 1, i + 5, 16));
+        i += 4;
+        continue;
+      }
       out.append(switch (escaped) {
         case 'n' -> '\n';
         case 'r' -> '\r';
@@ -170,6 +185,15 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
       });
     }
     return out.toString();
+  }
+
+  private static boolean isHex(String text, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (Character.digit(text.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String noneToNull(String column) {

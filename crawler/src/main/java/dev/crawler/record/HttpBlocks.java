@@ -99,8 +99,27 @@ final class HttpBlocks {
     head.append(oneLine(name)).append(": ").append(oneLine(value)).append("\r\n");
   }
 
-  /** A CR or LF inside a value would end the header early and break every reader of the record. */
+  /**
+   * A CR or LF inside a value would end the header early and break every reader of the record,
+   * and another control character in the status line made jwarc refuse the record: each becomes
+   * a space (HTTP allows none of them but the tab).
+   */
   private static String oneLine(String text) {
-    return text.indexOf('\r') < 0 && text.indexOf('\n') < 0 ? text : text.replace('\r', ' ').replace('\n', ' ');
+    for (int i = 0; i < text.length(); i++) {
+      if (isControl(text.charAt(i))) {
+        StringBuilder clean = new StringBuilder(text);
+        for (int j = i; j < clean.length(); j++) {
+          if (isControl(clean.charAt(j))) {
+            clean.setCharAt(j, ' ');
+          }
+        }
+        return clean.toString();
+      }
+    }
+    return text;
+  }
+
+  private static boolean isControl(char c) {
+    return (c < 0x20 && c != '\t') || c == 0x7f;
   }
 }

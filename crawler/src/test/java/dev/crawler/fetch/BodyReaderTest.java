@@ -145,6 +145,21 @@ class BodyReaderTest {
   }
 
   @Test
+  void aSecondMemberCutInItsHeaderIsDataLostNotTheEnd() {
+    byte[] cutHeader = {0x1f, (byte) 0x8b, 8};
+    BodyReader.Body ended = BodyReader.read(Okio.buffer(network(null, gzip("first "), cutHeader)), true, 1000);
+    BodyReader.Body reset = BodyReader.read(
+        Okio.buffer(network(new java.net.ProtocolException("unexpected end of stream"), gzip("first "), cutHeader)),
+        true, 1000);
+
+    assertThat(ended.truncated()).isTrue();
+    assertThat(ended.badEncoding()).isTrue();
+    assertThat(text(ended)).isEqualTo("first ");
+    assertThat(reset.failure()).hasMessage("unexpected end of stream");   // the network's, passed on
+    assertThat(reset.badEncoding()).isFalse();
+  }
+
+  @Test
   void theCapStopsInsideTheSecondMember() {
     BodyReader.Body body = BodyReader.read(Okio.buffer(network(null, gzip("a".repeat(600)), gzip("b".repeat(600)))),
         true, 1000);

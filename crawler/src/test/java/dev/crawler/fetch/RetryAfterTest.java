@@ -38,6 +38,14 @@ class RetryAfterTest {
     assertThat(wait).isEqualTo(expectedSeconds == null ? null : Duration.ofSeconds(expectedSeconds));
   }
 
+  /** OkHttp keeps control characters in values it reads; one that trimmed to nothing threw, and a 503 became IO_ERROR. */
+  @Test
+  void aValueOfControlCharactersIsNoWait() {
+    Headers control = new Headers.Builder().addUnsafeNonAscii("Retry-After", "\u0001").build();
+
+    assertThat(RetryAfter.parse(control, NOW)).isNull();
+  }
+
   @Test
   void noHeaderIsNoWait() {
     assertThat(RetryAfter.parse(Headers.EMPTY, NOW)).isNull();

@@ -38,6 +38,21 @@ final class HugePageProbe {
         Arrays.fill(body, at, SIZE, (byte) ' ');
       }
       case "text" -> Arrays.fill(body, at, SIZE, (byte) 'x');
+      case "title" -> {
+        // An unclosed <title>: the rest of the page is its raw text, links and all.
+        byte[] open = "<title>".getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(open, 0, body, at, open.length);
+        at += open.length;
+        for (int i = 0; ; i++) {
+          byte[] link = ("<a href=\"/p/" + i + "\">x</a>").getBytes(StandardCharsets.US_ASCII);
+          if (at + link.length > SIZE) {
+            break;
+          }
+          System.arraycopy(link, 0, body, at, link.length);
+          at += link.length;
+        }
+        Arrays.fill(body, at, SIZE, (byte) ' ');
+      }
       case "attribute" -> {
         byte[] open = "<a href=\"/".getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(open, 0, body, at, open.length);

@@ -21,7 +21,8 @@ class PageParserHeapTest {
   void tenMegabyteSingleLinePagesParseInAHeapOfSixTimesTheirSize() throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process probe = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"), HugePageProbe.class.getName(), "links", "text", "attribute")
+        "-cp", System.getProperty("java.class.path"), HugePageProbe.class.getName(), "links", "text", "attribute",
+        "title")
         .redirectErrorStream(true)
         .start();
     String output;
@@ -29,7 +30,7 @@ class PageParserHeapTest {
       output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertThat(probe.waitFor(60, TimeUnit.SECONDS)).as("probe finished").isTrue();
-    assertThat(output).contains("links: 10000 links", "text: 0 links", "attribute: 0 links")
+    assertThat(output).contains("links: 10000 links", "text: 0 links", "attribute: 0 links", "title: 0 links")
         .doesNotContain("OutOfMemoryError");
     assertThat(probe.exitValue()).as(output).isZero();
   }

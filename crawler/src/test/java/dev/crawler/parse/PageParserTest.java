@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
 
@@ -107,6 +108,21 @@ class PageParserTest {
         .isEqualTo(StandardCharsets.UTF_8);
     assertThat(parser.parse("http://example.com/", bytes("<meta charset='bad name!'>"), null).charset())
         .isEqualTo(StandardCharsets.UTF_8);
+  }
+
+  /** Browsers know the WHATWG Encoding Standard's encodings only; the JDK knows EBCDIC and UTF-32 too. */
+  @ParameterizedTest
+  @ValueSource(strings = {"IBM037", "cp1047", "UTF-32", "x-UTF-32BE-BOM", "IBM500"})
+  void aCharsetBrowsersDoNotKnowIsIgnoredInTheMetaAndInTheHeader(String label) {
+    byte[] page = ("<html><head><meta charset=\"" + label + "\"></head><body><a href=\"/next\">n</a>")
+        .getBytes(StandardCharsets.US_ASCII);
+
+    ParsedPage fromMeta = parser.parse("http://example.com/", page, null);
+    ParsedPage fromHeader = parser.parse("http://example.com/", page, Charset.forName(label));
+
+    assertThat(fromMeta.charset()).isEqualTo(StandardCharsets.UTF_8);
+    assertThat(fromMeta.links()).containsExactly("http://example.com/next");
+    assertThat(fromHeader.links()).containsExactly("http://example.com/next");
   }
 
   /** WHATWG Encoding: latin1 labels mean windows-1252; a meta saying UTF-16 was read as ASCII, so means UTF-8. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CrawlLogEntryTest {
   private static final Instant TIME = Instant.parse("2025-05-01T12:00:00.123Z");
@@ -61,6 +62,17 @@ class CrawlLogEntryTest {
         "http://example.test/", null, null, 0, "bad header:\r\n\tX-Evil: 1\\2");
 
     assertThat(entry.format()).endsWith(" bad header:\\r\\n\\tX-Evil: 1\\\\2").doesNotContain("\n");
+    assertThat(CrawlLogEntry.parse(entry.format())).isEqualTo(entry);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"bad\u0000byte", "x\u0085", "trailing space ", " leading", "\u2028edge\u3000",
+      "a \\u0041 literal", "\u007f\u0001\u001f", "-", "tab\tend\t"})
+  void everyDetailComesBackExactly(String detail) {
+    CrawlLogEntry entry = new CrawlLogEntry(TIME, CrawlOutcome.IO_ERROR, 0, 0, Duration.ZERO,
+        "http://example.test/", null, null, 0, detail);
+
+    assertThat(entry.format()).doesNotContain("\n", "\r", "\u0000", "\u0085");
     assertThat(CrawlLogEntry.parse(entry.format())).isEqualTo(entry);
   }
 

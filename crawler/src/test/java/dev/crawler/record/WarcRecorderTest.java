@@ -109,6 +109,22 @@ class WarcRecorderTest {
   }
 
   @Test
+  void controlCharactersInTheStatusLineAndHeadersLeaveARecordReadersCanRead() throws IOException {
+    FetchResult ok = response("http://127.0.0.1:8080/", new byte[10]);
+    Headers odd = new Headers.Builder().addUnsafeNonAscii("X-Odd", "a\u0001b\u007fc").build();
+    FetchResult result = new FetchResult(ok.url(), ok.status(), null, ok.startedAt(), ok.duration(), ok.remoteIp(),
+        ok.requestHeaders(), "HTTP/1.1", 200, "O\u0001K", odd, "text/html", null, ok.body(), false, false,
+        ok.wireBytes(), null, null);
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(result);
+    }
+
+    Read response = readAll(onlyFile()).get(1);
+    assertThat(response.httpHead()).startsWith("HTTP/1.1 200 O K\r\nX-Odd: a b c\r\n");
+    assertThat(response.payload()).isEqualTo(ok.body());
+  }
+
+  @Test
   void aBodyKeptAsSentKeepsItsContentEncoding() throws IOException {
     // The fetcher decodes gzip only; a deflate body is kept as sent, and the record must say so,
     // or a replay serves compressed bytes as text/html.
