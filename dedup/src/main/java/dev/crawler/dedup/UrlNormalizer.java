@@ -119,7 +119,16 @@ public final class UrlNormalizer {
     if (normalizedBase == null || !hasHost(normalizedBase)) {
       return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
     }
-    normalizedBase = stripPathParameters(normalizedBase);
+    String stripped = stripPathParameters(normalizedBase);
+    if (!stripped.equals(normalizedBase)) {
+      // A stripped ";sid=1" can leave a dot segment or an empty one ("/..;sid=1" is "/.."), which
+      // the pass above has already resolved: once more, or the normal form would not be one
+      // (normalizing it again gave another URL, and the crawl logged "/a/../b" but fetched "/b").
+      normalizedBase = normalizeBase(stripped);
+      if (normalizedBase == null || !hasHost(normalizedBase)) {
+        return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
+      }
+    }
     String normalizedQuery = normalizeQuery(query);
     String result = normalizedQuery.isEmpty() ? normalizedBase : normalizedBase + '?' + normalizedQuery;
     if (result.length() > maxLength) {
@@ -130,11 +139,32 @@ public final class UrlNormalizer {
 
   /** WHATWG URL parsing drops tabs and newlines anywhere, and spaces at the ends. */
   private static String withoutWhitespace(String raw) {
-    String trimmed = raw.strip();
+    String trimmed = withoutLoneSurrogates(raw).strip();
     if (trimmed.indexOf('\t') < 0 && trimmed.indexOf('\n') < 0 && trimmed.indexOf('\r') < 0) {
       return trimmed;
     }
     return trimmed.replaceAll("[\t\n\r]", "");
+  }
+
+  /**
+   * An unpaired surrogate is no text: escaped as UTF-8 it became '?', which starts a query
+   * ({@code /\uD800sid=1} turned into {@code /?sid=1}). Browsers read it as U+FFFD, and so does this.
+   */
+  private static String withoutLoneSurrogates(String raw) {
+    StringBuilder out = null;
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      boolean lone = Character.isHighSurrogate(c)
+          ? i + 1 >= raw.length() || !Character.isLowSurrogate(raw.charAt(i + 1))
+          : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(raw.charAt(i - 1)));
+      if (lone && out == null) {
+        out = new StringBuilder(raw.length()).append(raw, 0, i);
+      }
+      if (out != null) {
+        out.append(lone ? '\uFFFD' : c);
+      }
+    }
+    return out == null ? raw : out.toString();
   }
 
   /**
@@ -150,6 +180,9 @@ public final class UrlNormalizer {
       hostStart = at + 1;
     }
     if (!base.startsWith("[", hostStart)) {
+      if (escapesAForbiddenHostCharacter(base.substring(hostStart, slash < 0 ? base.length() : slash))) {
+        return null;
+      }
       String normalized = basic.filter(base);
       // IDN mapping can end a host in a dot ("⒍" is "6."), after BasicURLNormalizer trimmed the last one.
       return normalized == null ? null : HOST_TRAILING_DOTS.matcher(normalized).replaceFirst("$1");
@@ -184,6 +217,36 @@ public final class UrlNormalizer {
     InetAddress parsed = InetAddresses.forString(address);
     return parsed instanceof Inet4Address ? InetAddresses.toAddrString(parsed) : "[" + InetAddresses.toAddrString(parsed) + "]";
   }
+
+  /**
+   * True if the host, once percent-decoded, holds a character no host may (WHATWG URL, "forbidden
+   * domain code point"). BasicURLNormalizer decodes the host and writes the URL out again, so
+   * {@code http://evil.com%2Fgood.com/} became {@code http://evil.com/good.com/good.com/} and
+   * {@code http://a.com%3A8080/} port 8080; browsers refuse both.
+   */
+  private static boolean escapesAForbiddenHostCharacter(String authorityHost) {
+    int percent = authorityHost.indexOf('%');
+    if (percent < 0) {
+      return false;
+    }
+    for (int i = percent; i + 2 < authorityHost.length(); i++) {
+      if (authorityHost.charAt(i) != '%') {
+        continue;
+      }
+      int hi = Character.digit(authorityHost.charAt(i + 1), 16);
+      int lo = Character.digit(authorityHost.charAt(i + 2), 16);
+      if (hi < 0 || lo < 0) {
+        continue;
+      }
+      int decoded = hi * 16 + lo;
+      if (decoded < 0x20 || decoded == 0x7f || FORBIDDEN_IN_HOST.indexOf(decoded) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final String FORBIDDEN_IN_HOST = " #%/:<>?@[\\]^|";
 
   private static final Pattern HOST_TRAILING_DOTS = Pattern.compile("^(https?://[^/:]*?)\\.+(?=[:/])");
   private static final String IPV6_PLACEHOLDER = "ipv6-literal.invalid";

@@ -49,6 +49,19 @@ class UrlNormalizerTest {
    * over random junk: no exception, and normalizing twice changes nothing.
    */
   /** A host of 2,000 labels made the host regex recurse once a label, to a StackOverflowError. */
+  /** Escaped as UTF-8, a lone surrogate became '?' and started a query: "/\uD800sid=1" was "/?sid=1". */
+  @Test
+  void aLoneSurrogateIsReadAsTheReplacementCharacterNotAQuery() {
+    UrlNormalizer normalizer = new UrlNormalizer(UrlNormalizer.Options.defaults());
+    for (String raw : new String[] {"http://h.com/\uD800sid=1", "http://h.com/a\uDC00utm_source=x", "http://h.com/\uDC00\uD800"}) {
+      UrlNormalization once = normalizer.normalize(raw);
+      assertThat(once).as(raw).isInstanceOf(UrlNormalization.Accepted.class);
+      String url = ((UrlNormalization.Accepted) once).url();
+      assertThat(url).as(raw).doesNotContain("?").contains("%EF%BF%BD");
+      assertThat(normalizer.normalize(url)).isEqualTo(once);
+    }
+  }
+
   @Test
   void aHostOfThousandsOfLabelsIsRejectedNotAStackOverflow() {
     for (String url : List.of("http://a_" + ".a".repeat(2000) + "/", "http://" + "\u00e9.".repeat(2000) + "com/",
