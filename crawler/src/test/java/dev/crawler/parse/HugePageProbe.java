@@ -26,32 +26,13 @@ final class HugePageProbe {
     System.arraycopy(start, 0, body, 0, start.length);
     int at = start.length;
     switch (kind) {
-      case "links" -> {
-        for (int i = 0; ; i++) {
-          byte[] link = ("<a href=\"/p/" + i + "\">x</a>").getBytes(StandardCharsets.US_ASCII);
-          if (at + link.length > SIZE) {
-            break;
-          }
-          System.arraycopy(link, 0, body, at, link.length);
-          at += link.length;
-        }
-        Arrays.fill(body, at, SIZE, (byte) ' ');
-      }
+      case "links" -> fillWithLinks(body, at);
       case "text" -> Arrays.fill(body, at, SIZE, (byte) 'x');
       case "title" -> {
         // An unclosed <title>: the rest of the page is its raw text, links and all.
         byte[] open = "<title>".getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(open, 0, body, at, open.length);
-        at += open.length;
-        for (int i = 0; ; i++) {
-          byte[] link = ("<a href=\"/p/" + i + "\">x</a>").getBytes(StandardCharsets.US_ASCII);
-          if (at + link.length > SIZE) {
-            break;
-          }
-          System.arraycopy(link, 0, body, at, link.length);
-          at += link.length;
-        }
-        Arrays.fill(body, at, SIZE, (byte) ' ');
+        fillWithLinks(body, at + open.length);
       }
       case "attribute" -> {
         byte[] open = "<a href=\"/".getBytes(StandardCharsets.US_ASCII);
@@ -61,6 +42,19 @@ final class HugePageProbe {
       default -> throw new IllegalArgumentException("Unknown page kind: " + kind);
     }
     return body;
+  }
+
+  /** Links, one after another, from {@code at} to the end, then spaces. */
+  private static void fillWithLinks(byte[] body, int at) {
+    for (int i = 0; ; i++) {
+      byte[] link = ("<a href=\"/p/" + i + "\">x</a>").getBytes(StandardCharsets.US_ASCII);
+      if (at + link.length > SIZE) {
+        break;
+      }
+      System.arraycopy(link, 0, body, at, link.length);
+      at += link.length;
+    }
+    Arrays.fill(body, at, SIZE, (byte) ' ');
   }
 
   private HugePageProbe() {}
