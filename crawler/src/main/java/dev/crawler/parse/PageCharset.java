@@ -5,7 +5,9 @@ import java.io.StringReader;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,7 +25,6 @@ final class PageCharset {
   /** How far into the body a meta charset is looked for; jsoup's DataUtil reads the same 5 KiB. */
   static final int PRESCAN_BYTES = 5 * 1024;
 
-  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
   private static final Pattern CONTENT_TYPE_CHARSET =
       Pattern.compile("(?i)\\bcharset\\s*=\\s*[\"']?([^\\s,;\"']+)");
   private static final Pattern XML_DECLARATION_ENCODING =
@@ -112,7 +113,7 @@ final class PageCharset {
    * whose meta named {@code IBM037} was decoded as EBCDIC and lost every link.
    */
   private static final Set<String> WEB_ENCODINGS = Set.of("UTF-8", "UTF-16BE", "UTF-16LE", "UTF-16", "IBM866",
-      "ISO-8859-1", "US-ASCII", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7",
+      "ISO-8859-1", "US-ASCII", "GB2312", "ISO-8859-9", "TIS-620", "x-iso-8859-11", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7",
       "ISO-8859-8", "ISO-8859-10", "ISO-8859-13", "ISO-8859-14", "ISO-8859-15", "ISO-8859-16", "KOI8-R", "KOI8-U",
       "x-MacRoman", "x-MacCyrillic", "x-windows-874", "windows-1250", "windows-1251", "windows-1252", "windows-1253",
       "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "GBK", "GB18030", "Big5",
@@ -127,7 +128,27 @@ final class PageCharset {
    * also maps 0x80-0x9F (curly quotes, the euro sign); pages depend on it.
    */
   private static Charset asBrowsersRead(Charset charset) {
-    return charset.equals(StandardCharsets.ISO_8859_1) || charset.equals(StandardCharsets.US_ASCII)
-        ? WINDOWS_1252 : charset;
+    return BROWSERS_READ.getOrDefault(charset.name(), charset);
+  }
+
+  /**
+   * WHATWG Encoding: labels whose encoding is a superset the JDK names otherwise. latin1 and
+   * ascii are windows-1252, gb2312 is GBK, iso-8859-9 is windows-1254, tis-620 and iso-8859-11
+   * are windows-874, euc-kr is windows-949, shift_jis is windows-31j; UTF-16 without a BOM is
+   * little-endian. (Leaving out gb2312, iso-8859-9 or tis-620 turned common pages to U+FFFD.)
+   */
+  private static final Map<String, Charset> BROWSERS_READ = browsersRead(Map.of(
+      "ISO-8859-1", "windows-1252", "US-ASCII", "windows-1252", "GB2312", "GBK", "ISO-8859-9", "windows-1254",
+      "TIS-620", "x-windows-874", "x-iso-8859-11", "x-windows-874", "EUC-KR", "x-windows-949",
+      "Shift_JIS", "windows-31j", "UTF-16", "UTF-16LE"));
+
+  private static Map<String, Charset> browsersRead(Map<String, String> names) {
+    Map<String, Charset> charsets = new HashMap<>();
+    names.forEach((from, to) -> {
+      if (Charset.isSupported(to)) {
+        charsets.put(from, Charset.forName(to));
+      }
+    });
+    return Map.copyOf(charsets);
   }
 }

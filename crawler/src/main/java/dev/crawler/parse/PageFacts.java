@@ -121,6 +121,9 @@ final class PageFacts {
         }
       }
     }
+    if (title.length() > MAX_TITLE_CHARS) {
+      title.setLength(MAX_TITLE_CHARS);   // a space and the character after it were appended together
+    }
     return title.toString();
   }
 

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
@@ -73,6 +74,10 @@ class PageParserTest {
     assertThat(parse("http://example.com/", "<p>no title").title()).isEmpty();
     assertThat(parse("http://example.com/", "<title>" + "t".repeat(5_000) + "</title>").title())
         .hasSize(PageFacts.MAX_TITLE_CHARS);
+    assertThat(parse("http://example.com/", "<title>" + "w ".repeat(3_000) + "</title>").title())
+        .hasSize(PageFacts.MAX_TITLE_CHARS);   // a space and the word after it came in together, one over
+    assertThat(parse("http://example.com/", "<title>" + "<a href=/x>".repeat(2_000)).title())
+        .as("an unclosed title: the rest of the page is its text").hasSize(PageFacts.MAX_TITLE_CHARS);
   }
 
   @Test
@@ -108,6 +113,25 @@ class PageParserTest {
         .isEqualTo(StandardCharsets.UTF_8);
     assertThat(parser.parse("http://example.com/", bytes("<meta charset='bad name!'>"), null).charset())
         .isEqualTo(StandardCharsets.UTF_8);
+  }
+
+  /** Common labels whose encoding the JDK names otherwise: refused once by a filter by JDK name. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "gb2312      | 中文标题",
+      "iso-8859-9  | Türkçe Başlık",
+      "latin5      | Türkçe Başlık",
+      "tis-620     | ภาษาไทย",
+      "iso-8859-11 | ภาษาไทย",
+      "euc-kr      | 한국어 제목",
+      "shift_jis   | 日本語のタイトル",
+  })
+  void commonLabelsDecodeAsBrowsersDecodeThem(String label, String title) {
+    byte[] page = ("<html><head><meta charset=\"" + label + "\"><title>" + title + "</title></head>")
+        .getBytes(Charset.forName(label));
+
+    assertThat(parser.parse("http://example.com/", page, null).title()).isEqualTo(title);
+    assertThat(parser.parse("http://example.com/", page, Charset.forName(label)).title()).isEqualTo(title);
   }
 
   /** Browsers know the WHATWG Encoding Standard's encodings only; the JDK knows EBCDIC and UTF-32 too. */
