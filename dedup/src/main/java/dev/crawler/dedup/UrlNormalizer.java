@@ -3,8 +3,11 @@ package dev.crawler.dedup;
 import com.google.common.net.InetAddresses;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import dev.crawler.dedup.UrlNormalization.Reason;
+import java.io.ByteArrayOutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -219,31 +222,52 @@ public final class UrlNormalizer {
   }
 
   /**
-   * True if the host, once percent-decoded, holds a character no host may (WHATWG URL, "forbidden
-   * domain code point"). BasicURLNormalizer decodes the host and writes the URL out again, so
-   * {@code http://evil.com%2Fgood.com/} became {@code http://evil.com/good.com/good.com/} and
-   * {@code http://a.com%3A8080/} port 8080; browsers refuse both.
+   * True if the host, once percent-decoded and mapped as IDNA maps it (NFKC: a fullwidth solidus
+   * is '/', U+2100 is "a/c"), holds a character no host may (WHATWG URL, "forbidden domain code
+   * point"). BasicURLNormalizer decodes and maps the host and writes the URL out again, so
+   * {@code http://evil.com%2Fgood.com/} and {@code http://evil.com／good.com/} became
+   * {@code http://evil.com/good.com/good.com/}, and {@code http://a.com%3A8080/} port 8080;
+   * browsers refuse them all.
+   *
+   * @param authorityHost the authority after any user info: the host and maybe ":port"
    */
   private static boolean escapesAForbiddenHostCharacter(String authorityHost) {
-    int percent = authorityHost.indexOf('%');
-    if (percent < 0) {
-      return false;
+    String host = PORT_SUFFIX.matcher(authorityHost).replaceFirst("");
+    boolean plain = true;
+    for (int i = 0; i < host.length() && plain; i++) {
+      plain = host.charAt(i) < 0x80 && host.charAt(i) != '%';
     }
-    for (int i = percent; i + 2 < authorityHost.length(); i++) {
-      if (authorityHost.charAt(i) != '%') {
-        continue;
-      }
-      int hi = Character.digit(authorityHost.charAt(i + 1), 16);
-      int lo = Character.digit(authorityHost.charAt(i + 2), 16);
-      if (hi < 0 || lo < 0) {
-        continue;
-      }
-      int decoded = hi * 16 + lo;
-      if (decoded < 0x20 || decoded == 0x7f || FORBIDDEN_IN_HOST.indexOf(decoded) >= 0) {
+    if (plain) {
+      return false;   // ASCII without escapes: the rest of the normalizer judges it
+    }
+    String mapped = Normalizer.normalize(percentDecoded(host), Normalizer.Form.NFKC);
+    for (int i = 0; i < mapped.length(); i++) {
+      char c = mapped.charAt(i);
+      if (c < 0x20 || c == 0x7f || FORBIDDEN_IN_HOST.indexOf(c) >= 0) {
         return true;
       }
     }
     return false;
+  }
+
+  private static final Pattern PORT_SUFFIX = Pattern.compile(":\\d*$");
+
+  /** %XX escapes as UTF-8 bytes, the rest as it is; bytes that are no UTF-8 become U+FFFD. */
+  private static String percentDecoded(String text) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
+    int run = 0;   // start of the characters since the last escape, written as UTF-8 together
+    for (int i = 0; i < text.length(); i++) {
+      int hi = text.charAt(i) == '%' && i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
+      int lo = hi >= 0 ? Character.digit(text.charAt(i + 2), 16) : -1;
+      if (lo >= 0) {
+        bytes.writeBytes(text.substring(run, i).getBytes(StandardCharsets.UTF_8));
+        bytes.write(hi * 16 + lo);
+        i += 2;
+        run = i + 1;
+      }
+    }
+    bytes.writeBytes(text.substring(run).getBytes(StandardCharsets.UTF_8));
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 
   private static final String FORBIDDEN_IN_HOST = " #%/:<>?@[\\]^|";
