@@ -182,6 +182,9 @@ public final class UrlNormalizer {
     if (at >= 0 && (slash < 0 || at < slash)) {
       hostStart = at + 1;
     }
+    if (slash >= 0) {
+      base = base.substring(0, slash) + withoutDotSegments(base.substring(slash));
+    }
     if (!base.startsWith("[", hostStart)) {
       if (escapesAForbiddenHostCharacter(base.substring(hostStart, slash < 0 ? base.length() : slash))) {
         return null;
@@ -220,6 +223,53 @@ public final class UrlNormalizer {
     InetAddress parsed = InetAddresses.forString(address);
     return parsed instanceof Inet4Address ? InetAddresses.toAddrString(parsed) : "[" + InetAddresses.toAddrString(parsed) + "]";
   }
+
+  /**
+   * The path with its dot segments resolved (RFC 3986 5.2.4), "%2e" read as the dot it is first.
+   * Done here, not left to BasicURLNormalizer: it glued a segment after "/../.." to the host, so
+   * a link to {@code /../..m/page} on {@code https://ab.co/} became {@code https://ab.com/page}
+   * (found by a fuzzer).
+   */
+  static String withoutDotSegments(String path) {
+    if (path.indexOf('.') < 0 && path.indexOf('%') < 0) {
+      return path;
+    }
+    String input = ESCAPED_DOT.matcher(path).replaceAll(".");
+    if (!input.contains("/.") && !input.startsWith(".")) {
+      return input;
+    }
+    StringBuilder output = new StringBuilder(input.length());
+    int i = 0;
+    while (i < input.length()) {
+      if (input.startsWith("../", i)) {
+        i += 3;
+      } else if (input.startsWith("./", i)) {
+        i += 2;
+      } else if (input.startsWith("/./", i)) {
+        i += 2;
+      } else if (i + 2 == input.length() && input.startsWith("/.", i)) {
+        output.append('/');
+        i += 2;
+      } else if (input.startsWith("/../", i)) {
+        output.setLength(Math.max(0, output.lastIndexOf("/")));
+        i += 3;
+      } else if (i + 3 == input.length() && input.startsWith("/..", i)) {
+        output.setLength(Math.max(0, output.lastIndexOf("/")));
+        output.append('/');
+        i += 3;
+      } else if (input.substring(i).equals(".") || input.substring(i).equals("..")) {
+        i = input.length();
+      } else {
+        int next = input.indexOf('/', input.charAt(i) == '/' ? i + 1 : i);
+        int end = next < 0 ? input.length() : next;
+        output.append(input, i, end);
+        i = end;
+      }
+    }
+    return output.isEmpty() ? "/" : output.toString();
+  }
+
+  private static final Pattern ESCAPED_DOT = Pattern.compile("%2[eE]");
 
   /**
    * True if the host, once percent-decoded and mapped as IDNA maps it (NFKC: a fullwidth solidus
