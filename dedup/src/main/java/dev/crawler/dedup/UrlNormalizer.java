@@ -377,7 +377,9 @@ public final class UrlNormalizer {
       return "";
     }
     // Escape what must be escaped, then decode what must not be (unreserved characters), hex upper-cased.
-    String escaped = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(query));
+    // And "'" as %27: the WHATWG URL standard escapes it in the query of an http(s) URL, as OkHttp and
+    // browsers do, so the URL recorded is the one requested and "?q='" and "?q=%27" are one URL.
+    String escaped = BasicURLNormalizer.unescapePath(BasicURLNormalizer.escapePath(query)).replace("'", "%27");
     List<String> kept = new ArrayList<>();
     for (String parameter : escaped.split("&")) {
       if (parameter.isEmpty()) {
