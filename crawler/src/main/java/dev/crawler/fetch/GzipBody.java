@@ -40,15 +40,33 @@ final class GzipBody {
     if (!member(wire, out, cap)) {
       return false;
     }
-    while (startsAnotherMember(wire)) {
-      try {
-        skipHeader(wire);
-      } catch (NotAMember junk) {
-        return true;   // bytes that start with the magic but are no gzip header: ignored like any other
-      }
-      if (!inflateMember(wire, out, cap)) {
+    while (anotherMemberFollows(wire)) {
+      if (!member(wire, out, cap)) {
         return false;
       }
+    }
+    return true;
+  }
+
+  private static final byte[] MEMBER_START = {0x1f, (byte) 0x8b, 8};   // the magic, then deflate
+
+  /**
+   * After a member: true if another starts; false at the end of the body or before junk (bytes
+   * that do not start as a member does, ignored as browsers ignore them). Bytes that do start
+   * so but end before three are a member cut short, data lost: they throw.
+   */
+  private static boolean anotherMemberFollows(BufferedSource wire) throws IOException {
+    if (!wire.request(1)) {
+      return false;
+    }
+    int have = wire.request(MEMBER_START.length) ? MEMBER_START.length : (int) wire.getBuffer().size();
+    for (int i = 0; i < have; i++) {
+      if (wire.getBuffer().getByte(i) != MEMBER_START[i]) {
+        return false;
+      }
+    }
+    if (have < MEMBER_START.length) {
+      throw new ProtocolException("gzip header cut short");
     }
     return true;
   }
@@ -56,11 +74,6 @@ final class GzipBody {
   /** One member; false if the cap was passed inside it. */
   private static boolean member(BufferedSource wire, Buffer out, long cap) throws IOException {
     skipHeader(wire);
-    return inflateMember(wire, out, cap);
-  }
-
-  /** A member's deflate data and trailer, its header read; false if the cap was passed inside it. */
-  private static boolean inflateMember(BufferedSource wire, Buffer out, long cap) throws IOException {
     Inflater inflater = new Inflater(true);
     try {
       InflaterSource inflated = new InflaterSource(wire, inflater);
@@ -103,9 +116,8 @@ final class GzipBody {
   }
 
   /**
-   * Reads past a member's header. Bytes that are no gzip header (another magic, another method)
-   * throw {@link NotAMember}; a header that is one but ends too soon is data lost, a
-   * {@link ProtocolException} like any cut gzip; the network's own failures pass as they are.
+   * Reads past a member's header. Bytes that are no gzip header, or one that ends too soon, throw
+   * a {@link ProtocolException} (the data's fault); the network's own failures pass as they are.
    */
   private static void skipHeader(BufferedSource wire) throws IOException {
     if (!wire.request(3)) {
@@ -113,7 +125,7 @@ final class GzipBody {
     }
     Buffer head = wire.getBuffer();
     if (head.getByte(0) != 0x1f || head.getByte(1) != (byte) 0x8b || head.getByte(2) != 8) {
-      throw new NotAMember();
+      throw new ProtocolException("not gzip data");
     }
     if (!wire.request(10)) {
       throw new ProtocolException("gzip header cut short");
@@ -152,19 +164,5 @@ final class GzipBody {
       }
       wire.skip(buffered.size());
     }
-  }
-
-  /** Bytes where a gzip header should be that are none: the body's first bytes, or junk after a member. */
-  private static final class NotAMember extends ProtocolException {
-    private static final long serialVersionUID = 1L;
-
-    NotAMember() {
-      super("not gzip data");
-    }
-  }
-
-  /** True if the next bytes are another member's magic; other bytes after a member are ignored. */
-  private static boolean startsAnotherMember(BufferedSource wire) throws IOException {
-    return wire.request(2) && wire.getBuffer().getByte(0) == 0x1f && wire.getBuffer().getByte(1) == (byte) 0x8b;
   }
 }

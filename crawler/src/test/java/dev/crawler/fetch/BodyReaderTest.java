@@ -155,6 +155,9 @@ class BodyReaderTest {
     assertThat(ended.truncated()).isTrue();
     assertThat(ended.badEncoding()).isTrue();
     assertThat(text(ended)).isEqualTo("first ");
+    for (byte[] start : new byte[][] {{0x1f}, {0x1f, (byte) 0x8b}}) {   // fewer bytes than a member starts with
+      assertThat(BodyReader.read(Okio.buffer(network(null, gzip("first "), start)), true, 1000).truncated()).isTrue();
+    }
     assertThat(reset.failure()).hasMessage("unexpected end of stream");   // the network's, passed on
     assertThat(reset.badEncoding()).isFalse();
   }
