@@ -19,31 +19,31 @@ final class FetchableUrls {
     if (!(answer instanceof UrlNormalization.Accepted accepted)) {
       return answer;
     }
-    String url = accepted.url();
-    HttpUrl parsed = HttpUrl.parse(url);
-    if (parsed == null) {
-      return new UrlNormalization.Rejected(UrlNormalization.Reason.MALFORMED, "the HTTP client cannot read " + url);
-    }
-    String host = hostOf(url);
-    if (host != null && !host.equals(parsed.host())) {
-      return new UrlNormalization.Rejected(UrlNormalization.Reason.MALFORMED,
-          "the HTTP client reads host " + host + " as " + parsed.host());
-    }
-    return answer;
+    String why = unreadable(accepted.url(), HttpUrl.parse(accepted.url()), false);
+    return why == null ? answer : new UrlNormalization.Rejected(UrlNormalization.Reason.MALFORMED, why);
   }
 
   /**
-   * True if the HTTP client can fetch {@code url} as it is (a URL queued before this check existed
-   * may not be). An IPv6 literal spelled otherwise than the client spells it passes: a build
-   * before RFC 5952 spelling queued such URLs, and the client fetches them all the same.
+   * The URL as the HTTP client reads it, or null if it cannot fetch it as it is (a URL queued
+   * before this check existed may not be one). An IPv6 literal spelled otherwise than the client
+   * spells it passes: a build before RFC 5952 spelling queued such URLs, and the client fetches
+   * them all the same.
    */
-  static boolean fetchable(String url) {
+  static HttpUrl fetchable(String url) {
     HttpUrl parsed = HttpUrl.parse(url);
+    return unreadable(url, parsed, true) == null ? parsed : null;
+  }
+
+  /** Why the client does not read {@code url} as it is written, or null if it does. */
+  private static String unreadable(String url, HttpUrl parsed, boolean anyIpv6Spelling) {
     if (parsed == null) {
-      return false;
+      return "the HTTP client cannot read " + url;
     }
     String host = hostOf(url);
-    return host == null || host.contains(":") || host.equals(parsed.host());
+    if (host == null || host.equals(parsed.host()) || (anyIpv6Spelling && host.contains(":"))) {
+      return null;
+    }
+    return "the HTTP client reads host " + host + " as " + parsed.host();
   }
 
   /** The host of a URL's authority (user info and port left out; an IPv6 literal without its brackets). */

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import okhttp3.HttpUrl;
 
 /**
  * What the crawl does with one leased URL, in order: robots.txt, page budget, fetch, record,
@@ -149,7 +150,8 @@ final class PageVisit {
 
   private Visit decide(Lease lease, StopSignal stop) {
     String url = lease.url();
-    if (!FetchableUrls.fetchable(url)) {
+    HttpUrl parsed = FetchableUrls.fetchable(url);
+    if (parsed == null) {
       // Queued by a build that did not check (see FetchableUrls): no request, no robots.txt lookup.
       log(lease, CrawlOutcome.UNSUPPORTED_URL, null, "the HTTP client cannot fetch this URL as it is");
       return new Visit(CrawlOutcome.UNSUPPORTED_URL, FetchOutcome.SKIPPED);
@@ -159,7 +161,7 @@ final class PageVisit {
     if (stop.aborted()) {
       return null;     // robots.txt cut short by a stop: nothing recorded, the lease returns on resume
     }
-    robotsApplied.apply(lease.hostKey(), url, rules);
+    robotsApplied.apply(lease.hostKey(), RobotsCache.originOf(parsed), rules);
     if (rules.availability() == HostRobots.Availability.UNAVAILABLE) {
       Visit visit = retryLater(lease, CrawlOutcome.ROBOTS_UNAVAILABLE, ROBOTS_UNAVAILABLE_RETRY);
       log(lease, visit.outcome, null, detail(rules.cause(), visit.note));

@@ -9,9 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.locks.Lock;
-import okhttp3.HttpUrl;
 
 /**
  * Takes each robots.txt fetched into the crawl once: its Crawl-delay to the frontier, its Sitemap
@@ -62,9 +60,8 @@ final class RobotsApplied {
     this.followSitemaps = followSitemaps;
   }
 
-  /** Applies {@code rules}, the robots.txt of {@code url}'s origin, unless that fetch was applied already. */
-  void apply(String hostKey, String url, HostRobots rules) {
-    String origin = origin(url);
+  /** Applies {@code rules}, the robots.txt of {@code origin} ({@code RobotsCache.originOf}), unless that fetch was applied already. */
+  void apply(String hostKey, String origin, HostRobots rules) {
     Lock lock = locks.get(hostKey);
     lock.lock();
     try {
@@ -111,10 +108,5 @@ final class RobotsApplied {
       }
     }
     return largest;
-  }
-
-  private static String origin(String url) {
-    HttpUrl parsed = Objects.requireNonNull(HttpUrl.parse(url), url);   // PageVisit visits fetchable URLs only
-    return parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
   }
 }

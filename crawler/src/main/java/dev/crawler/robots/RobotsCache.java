@@ -99,7 +99,7 @@ public final class RobotsCache {
   public HostRobots forUrl(String url) {
     HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
     checkArgument(parsed != null, "URL (%s) must be an http(s) URL", url);
-    String key = parsed.scheme() + "://" + hostForUrl(parsed) + ":" + parsed.port();
+    String key = originOf(parsed);
     CompletableFuture<HostRobots> robots;
     boolean fetchHere = false;
     lock.lock();
@@ -189,6 +189,11 @@ public final class RobotsCache {
   private static String robotsUrl(HttpUrl url) {
     return new HttpUrl.Builder().scheme(url.scheme()).host(url.host()).port(url.port())
         .encodedPath("/robots.txt").build().toString();
+  }
+
+  /** The origin a robots.txt belongs to (RFC 9309 2.3): {@code scheme://host:port}, an IPv6 host in brackets. */
+  public static String originOf(HttpUrl url) {
+    return url.scheme() + "://" + hostForUrl(url) + ":" + url.port();
   }
 
   private static String hostForUrl(HttpUrl url) {

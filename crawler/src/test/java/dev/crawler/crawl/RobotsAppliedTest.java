@@ -50,10 +50,10 @@ class RobotsAppliedTest {
 
   @Test
   void anOriginWithoutTheLineDoesNotUndoAnotherOriginsDelay() {
-    applied.apply("a.com", "https://a.com/x", found(10, 0));
-    applied.apply("a.com", "http://a.com/y", allowAll(1));   // http's robots.txt is a 404
-    applied.apply("a.com", "https://a.com/z", found(10, 0));   // the same fetches again, turn about
-    applied.apply("a.com", "http://a.com/w", allowAll(1));
+    applied.apply("a.com", "https://a.com:443", found(10, 0));
+    applied.apply("a.com", "http://a.com:80", allowAll(1));   // http's robots.txt is a 404
+    applied.apply("a.com", "https://a.com:443", found(10, 0));   // the same fetches again, turn about
+    applied.apply("a.com", "http://a.com:80", allowAll(1));
 
     assertThat(delays).containsEntry("a.com", Duration.ofSeconds(10));
     assertThat(calls).containsExactly("set a.com 10");
@@ -61,8 +61,8 @@ class RobotsAppliedTest {
 
   @Test
   void aRobotsTxtFetchedAgainWithoutTheLineEndsItsDelay() {
-    applied.apply("a.com", "https://a.com/x", found(10, 0));
-    applied.apply("a.com", "https://a.com/x", found(null, 86_400));   // a day later, the line is gone
+    applied.apply("a.com", "https://a.com:443", found(10, 0));
+    applied.apply("a.com", "https://a.com:443", found(null, 86_400));   // a day later, the line is gone
 
     assertThat(delays).doesNotContainKey("a.com");
     assertThat(calls).containsExactly("set a.com 10", "clear a.com");
@@ -70,9 +70,9 @@ class RobotsAppliedTest {
 
   @Test
   void theLargestDelayOfTheHostsOriginsHolds() {
-    applied.apply("a.com", "http://a.com/", found(5, 0));
-    applied.apply("a.com", "https://a.com/", found(20, 1));
-    applied.apply("a.com", "https://a.com/", found(null, 100));   // https drops its line: http's 5 s remain
+    applied.apply("a.com", "http://a.com:80", found(5, 0));
+    applied.apply("a.com", "https://a.com:443", found(20, 1));
+    applied.apply("a.com", "https://a.com:443", found(null, 100));   // https drops its line: http's 5 s remain
 
     assertThat(calls).containsExactly("set a.com 5", "set a.com 20", "set a.com 5");
   }
@@ -81,16 +81,16 @@ class RobotsAppliedTest {
   void anOlderFetchAppliedAfterANewerOneIsIgnored() {
     HostRobots older = found(30, 0);
     HostRobots newer = found(null, 60);
-    applied.apply("a.com", "https://a.com/", newer);
-    applied.apply("a.com", "https://a.com/", older);   // a slow worker, holding the answer before
+    applied.apply("a.com", "https://a.com:443", newer);
+    applied.apply("a.com", "https://a.com:443", older);   // a slow worker, holding the answer before
 
     assertThat(delays).doesNotContainKey("a.com");
   }
 
   @Test
   void anUnavailableRobotsTxtKeepsTheDelayItHad() {
-    applied.apply("a.com", "https://a.com/", found(10, 0));
-    applied.apply("a.com", "https://a.com/", unavailable(86_400));
+    applied.apply("a.com", "https://a.com:443", found(10, 0));
+    applied.apply("a.com", "https://a.com:443", unavailable(86_400));
 
     assertThat(delays).containsEntry("a.com", Duration.ofSeconds(10));
     assertThat(calls).containsExactly("set a.com 10");
@@ -99,16 +99,16 @@ class RobotsAppliedTest {
   @Test
   void aHostSeenFirstWithoutADelayIsClearedInCaseTheFrontierHoldsOneFromBefore() {
     delays.put("a.com", Duration.ofSeconds(10));   // set by the run before a resume
-    applied.apply("a.com", "https://a.com/", found(null, 0));
-    applied.apply("b.com", "https://b.com/", unavailable(0));   // says nothing: not cleared
+    applied.apply("a.com", "https://a.com:443", found(null, 0));
+    applied.apply("b.com", "https://b.com:443", unavailable(0));   // says nothing: not cleared
 
     assertThat(calls).containsExactly("clear a.com");
   }
   @Test
   void aDelayFromBeforeAResumeIsClearedThoughTheFirstAnswerWasUnavailable() {
     delays.put("a.com", Duration.ofSeconds(10));   // set by the run before a resume
-    applied.apply("a.com", "https://a.com/", unavailable(0));
-    applied.apply("a.com", "http://a.com/", found(null, 1));   // another origin, without the line
+    applied.apply("a.com", "https://a.com:443", unavailable(0));
+    applied.apply("a.com", "http://a.com:80", found(null, 1));   // another origin, without the line
 
     assertThat(delays).doesNotContainKey("a.com");
     assertThat(calls).containsExactly("clear a.com");

@@ -25,6 +25,11 @@ class PolitenessSchedulingTest {
   @TempDir Path dir;
   final ManualClock clock = new ManualClock(5_000_000);
 
+  /** Options on the test's clock with a default delay of one second, for each test to finish. */
+  private FrontierOptions.Builder oneSecondDelay() {
+    return FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1));
+  }
+
   @Test
   void neverTwoLeasesForAHostWithinItsDelayNorMoreThanItsConnectionLimit() throws Exception {
     Random random = new Random(7);
@@ -81,7 +86,7 @@ class PolitenessSchedulingTest {
 
   @Test
   void earliestAllowedHostIsServedFirstSoNoHostStarves() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .workingSetHosts(3).build();
     try (Frontier f = Frontier.open(dir, options)) {
       f.offer(urls("big.com", 0, 500));
@@ -139,7 +144,7 @@ class PolitenessSchedulingTest {
 
   @Test
   void crawlDelayIsCappedAndOutlivesARestart() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .maxCrawlDelay(Duration.ofSeconds(30)).build();
     try (Frontier f = Frontier.open(dir, options)) {
       f.setCrawlDelay("slow.com", Duration.ofHours(1));   // before it has any URL
@@ -156,7 +161,7 @@ class PolitenessSchedulingTest {
 
   @Test
   void aClearedCrawlDelayGivesTheHostItsDefaultDelayBackAcrossARestart() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .maxCrawlDelay(Duration.ofSeconds(30)).build();
     try (Frontier f = Frontier.open(dir, options)) {
       f.offer(urls("was-slow.com", 0, 3));
@@ -183,15 +188,11 @@ class PolitenessSchedulingTest {
 
   @Test
   void aRetryAfterStandsWhenAConcurrentFetchOfTheHostEndsAfterIt() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .maxRetryAfter(Duration.ofMinutes(10)).build();
     try (Frontier f = Frontier.open(dir, options)) {
-      f.setConnectionLimit("busy.com", 2);
-      f.offer(urls("busy.com", 0, 3));
-      Lease first = FrontierTest.take(f);
-      Lease second = FrontierTest.take(f);
-      f.complete(first, FetchOutcome.retryAfter(Duration.ofSeconds(60)));   // a 429: come back in a minute
-      f.complete(second, FetchOutcome.FETCHED);   // ended just after: it must not undo the minute
+      // A 429 (come back in a minute), then a concurrent fetch that ends just after: it must not undo the minute.
+      twoFetchesEnd(f, "busy.com", FetchOutcome.retryAfter(Duration.ofSeconds(60)));
       clock.advance(Duration.ofSeconds(59));
       assertThat(f.next(Duration.ZERO)).isEmpty();
       clock.advance(Duration.ofSeconds(1));
@@ -201,23 +202,29 @@ class PolitenessSchedulingTest {
 
   @Test
   void aSuccessEndsASuspensionWhicheverFetchOfTheHostBringsIt() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .suspendAfter(1).suspendFor(Duration.ofHours(6)).build();
     try (Frontier f = Frontier.open(dir, options)) {
-      f.setConnectionLimit("flaky.com", 2);
-      f.offer(urls("flaky.com", 0, 3));
-      Lease first = FrontierTest.take(f);
-      Lease second = FrontierTest.take(f);
-      f.complete(first, FetchOutcome.FAILED);     // suspended for 6 h
-      f.complete(second, FetchOutcome.FETCHED);   // but the host answered: "one success ends it"
+      // Suspended for 6 h by the first, but the host answered the second: "one success ends it".
+      twoFetchesEnd(f, "flaky.com", FetchOutcome.FAILED);
       clock.advance(Duration.ofSeconds(1));
       assertThat(f.next(Duration.ZERO)).isPresent();
     }
   }
 
+  /** Two fetches of the host at once (connection limit 2): the first ends with {@code first}, then the second is FETCHED. */
+  private static void twoFetchesEnd(Frontier f, String host, FetchOutcome first) throws Exception {
+    f.setConnectionLimit(host, 2);
+    f.offer(urls(host, 0, 3));
+    Lease one = FrontierTest.take(f);
+    Lease two = FrontierTest.take(f);
+    f.complete(one, first);
+    f.complete(two, FetchOutcome.FETCHED);
+  }
+
   @Test
   void absurdDurationsFromServersOrCallersAreCappedNotThrown() throws Exception {
-    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofSeconds(1))
+    FrontierOptions options = oneSecondDelay()
         .maxCrawlDelay(Duration.ofSeconds(30)).maxRetryAfter(Duration.ofMinutes(10)).build();
     try (Frontier f = Frontier.open(dir, options)) {
       f.offer(urls("huge.com", 0, 2));
