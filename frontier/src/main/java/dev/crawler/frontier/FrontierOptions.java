@@ -25,6 +25,14 @@ import java.time.InstantSource;
  * @param suspendFor how long a suspended host waits before it is tried again
  *     ({@code politeness.error-backoff.suspend-for})
  * @param sync durability of every write ({@code frontier.sync})
+ * @param deferredCompletions completions a lock group may leave unwritten, to share one
+ *     write-ahead-log append with those after them; 0 (the default): every completion is
+ *     durable when {@code complete} returns. Above 0 a completion is written once this many
+ *     wait in its group, or by the frontier's deferred writer within
+ *     {@link Frontier#DEFERRED_WRITE_INTERVAL}, and a kill -9 hands out again the URLs whose
+ *     completions were still unwritten (at most about this many per group), as it does the
+ *     leases in flight. Offers and host settings stay durable on return. Not mapped to YAML:
+ *     the crawler promises that a URL is settled in its crawl log once, so it keeps 0
  * @param partitions host partitions, hash(host key) mod this, in every stored key
  *     ({@code frontier.partitions}); fixed for the life of a store. Partition p is served by
  *     lock group p mod min(partitions, 16), each with its own lock, schedule and a share of
@@ -43,7 +51,7 @@ import java.time.InstantSource;
  */
 public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost,
     Duration maxRetryAfter, Duration backoffInitial, Duration backoffMax, int suspendAfter, Duration suspendFor,
-    SyncPolicy sync, int partitions, int workingSetHosts, int knownHostsCache, long readAheadBytes,
+    SyncPolicy sync, int deferredCompletions, int partitions, int workingSetHosts, int knownHostsCache, long readAheadBytes,
     long blockCacheBytes, long memtableBytes, InstantSource clock) {
 
   public static final Duration DEFAULT_DELAY = Duration.ofSeconds(1);
@@ -55,6 +63,9 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
   public static final int DEFAULT_SUSPEND_AFTER = 10;
   public static final Duration DEFAULT_SUSPEND_FOR = Duration.ofHours(6);
   public static final SyncPolicy DEFAULT_SYNC = SyncPolicy.WAL;
+  public static final int DEFAULT_DEFERRED_COMPLETIONS = 0;
+  /** The most {@link #deferredCompletions()}: a bound on what a kill -9 hands out again, and on a batch's size. */
+  public static final int MAX_DEFERRED_COMPLETIONS = 100_000;
   public static final int DEFAULT_PARTITIONS = 1;
   public static final int DEFAULT_WORKING_SET_HOSTS = 20_000;
   public static final int DEFAULT_KNOWN_HOSTS_CACHE = 100_000;
@@ -77,6 +88,8 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     checkArgument(suspendAfter >= 1, "suspendAfter (%s) must be >= 1", suspendAfter);
     checkNonNegative("suspendFor", suspendFor);
     checkNotNull(sync, "sync");
+    checkArgument(deferredCompletions >= 0 && deferredCompletions <= MAX_DEFERRED_COMPLETIONS,
+        "deferredCompletions (%s) must be in [0, %s]", deferredCompletions, MAX_DEFERRED_COMPLETIONS);
     checkArgument(partitions >= 1 && partitions <= 1 << 16, "partitions (%s) must be in [1, 65536]", partitions);
     checkArgument(workingSetHosts >= 1, "workingSetHosts (%s) must be >= 1", workingSetHosts);
     checkArgument(knownHostsCache >= 0, "knownHostsCache (%s) must be >= 0", knownHostsCache);
@@ -102,7 +115,8 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
   public Builder toBuilder() {
     return new Builder().defaultDelay(defaultDelay).maxCrawlDelay(maxCrawlDelay)
         .connectionsPerHost(connectionsPerHost).maxRetryAfter(maxRetryAfter).backoffInitial(backoffInitial)
-        .backoffMax(backoffMax).suspendAfter(suspendAfter).suspendFor(suspendFor).sync(sync).partitions(partitions)
+        .backoffMax(backoffMax).suspendAfter(suspendAfter).suspendFor(suspendFor).sync(sync)
+        .deferredCompletions(deferredCompletions).partitions(partitions)
         .workingSetHosts(workingSetHosts).knownHostsCache(knownHostsCache).readAheadBytes(readAheadBytes)
         .blockCacheBytes(blockCacheBytes).memtableBytes(memtableBytes).clock(clock);
   }
@@ -118,6 +132,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     private int suspendAfter = DEFAULT_SUSPEND_AFTER;
     private Duration suspendFor = DEFAULT_SUSPEND_FOR;
     private SyncPolicy sync = DEFAULT_SYNC;
+    private int deferredCompletions = DEFAULT_DEFERRED_COMPLETIONS;
     private int partitions = DEFAULT_PARTITIONS;
     private int workingSetHosts = DEFAULT_WORKING_SET_HOSTS;
     private int knownHostsCache = DEFAULT_KNOWN_HOSTS_CACHE;
@@ -137,6 +152,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
     public Builder suspendAfter(int v) { suspendAfter = v; return this; }
     public Builder suspendFor(Duration v) { suspendFor = v; return this; }
     public Builder sync(SyncPolicy v) { sync = v; return this; }
+    public Builder deferredCompletions(int v) { deferredCompletions = v; return this; }
     public Builder partitions(int v) { partitions = v; return this; }
     public Builder workingSetHosts(int v) { workingSetHosts = v; return this; }
     public Builder knownHostsCache(int v) { knownHostsCache = v; return this; }
@@ -147,7 +163,7 @@ public record FrontierOptions(Duration defaultDelay, Duration maxCrawlDelay, int
 
     public FrontierOptions build() {
       return new FrontierOptions(defaultDelay, maxCrawlDelay, connectionsPerHost, maxRetryAfter, backoffInitial,
-          backoffMax, suspendAfter, suspendFor, sync, partitions, workingSetHosts, knownHostsCache, readAheadBytes,
+          backoffMax, suspendAfter, suspendFor, sync, deferredCompletions, partitions, workingSetHosts, knownHostsCache, readAheadBytes,
           blockCacheBytes, memtableBytes, clock);
     }
   }

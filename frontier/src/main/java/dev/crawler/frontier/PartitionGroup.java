@@ -395,6 +395,18 @@ final class PartitionGroup {
     store.close();
   }
 
+  /** Operations staged and not yet taken by a write: deferred completions, mostly. */
+  int unwrittenStages() {
+    return store.unwrittenStages();
+  }
+
+  /** Writes what is staged, if anything is; for the frontier's deferred writer. */
+  void writeUnwritten() {
+    if (store.unwrittenStages() > 0) {
+      awaitWritten(store.lastStaged());
+    }
+  }
+
   /** Waits, without the lock, until the changes staged with {@code ticket} are durable. */
   void awaitWritten(long ticket) {
     assert !lock.isHeldByCurrentThread();

@@ -50,8 +50,9 @@ public final class FrontierBench {
         case "--memtable-mb" -> tuning.memtableBytes(Long.parseLong(args[i + 1]) << 20);
         case "--read-ahead-mb" -> tuning.readAheadBytes(Long.parseLong(args[i + 1]) << 20);
         case "--known-hosts" -> tuning.knownHostsCache(Integer.parseInt(args[i + 1]));
+        case "--deferred-completions" -> tuning.deferredCompletions(Integer.parseInt(args[i + 1]));
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb --known-hosts --partitions");
+            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb --known-hosts --partitions --deferred-completions");
       }
     }
     deleteRecursively(dir);

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of 10 KB, and completions of leases already completed or from before a reopen. It found three
  * bugs (a due host left on disk by a refill, a completed lease accepted again, an unpaired
  * surrogate in a host key) and a politeness rule (a Retry-After undone by a concurrent fetch).
+ * Every third seed leaves 1 to 5 completions a group unwritten for a later write.
  * Seeds from -Dfuzz.from (1) to -Dfuzz.to (12), -Dfuzz.ops operations each (1,500); -Dfuzz.trace=true
  * prints the operations before a "ready but not served" failure.
  */
@@ -46,7 +47,9 @@ class FrontierFuzzTest {
     long readAhead = readAheadChoices[random.nextInt(readAheadChoices.length)];
     String[] hosts = Arrays.copyOf(HOSTS, 2 + random.nextInt(HOSTS.length - 1));
     long defaultDelay = random.nextBoolean() ? 100 : 0;
+    // Drawn apart from the operations' random, so a seed's operations stay what they were.
+    int deferred = seed % 3 == 0 ? 1 + (int) (seed % 5) : 0;
     FrontierModelRun.run(new FrontierModelRun.Setup(hosts, partitions, workingSet, knownHosts, readAhead, defaultDelay,
-        Integer.getInteger("fuzz.ops", 1_500)), random, dir);
+        deferred, Integer.getInteger("fuzz.ops", 1_500)), random, dir);
   }
 }

@@ -36,11 +36,11 @@ final class FrontierModelRun {
 
   /** The frontier's options and the hosts of one run. */
   record Setup(String[] hosts, int partitions, int workingSet, int knownHosts, long readAheadBytes,
-      long defaultDelayMillis, int operations) {
+      long defaultDelayMillis, int deferredCompletions, int operations) {
     @Override
     public String toString() {
       return "partitions " + partitions + " ws " + workingSet + " cache " + knownHosts + " readAhead " + readAheadBytes
-          + " delay " + defaultDelayMillis + " hosts " + hosts.length;
+          + " delay " + defaultDelayMillis + " deferred " + deferredCompletions + " hosts " + hosts.length;
     }
   }
 
@@ -94,7 +94,7 @@ final class FrontierModelRun {
         .maxRetryAfter(Duration.ofMillis(maxRetryAfter)).backoffInitial(Duration.ZERO).backoffMax(Duration.ZERO)
         .suspendAfter(suspendAfter).suspendFor(Duration.ofMillis(suspendFor))
         .workingSetHosts(setup.workingSet()).knownHostsCache(setup.knownHosts()).readAheadBytes(setup.readAheadBytes())
-        .partitions(partitions).build();
+        .partitions(partitions).deferredCompletions(setup.deferredCompletions()).build();
 
     Map<String, ModelHost> model = new HashMap<>();
     for (String h : hosts) {

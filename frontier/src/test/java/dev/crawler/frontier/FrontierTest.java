@@ -199,6 +199,59 @@ class FrontierTest {
   }
 
   @Test
+  void deferredCompletionsShareOneWriteAndSurviveACloseAndReopen() throws Exception {
+    FrontierOptions deferred = options().toBuilder().deferredCompletions(3).build();
+    List<Lease> leases = new ArrayList<>();
+    try (Frontier f = Frontier.open(dir, deferred)) {
+      offerToHosts(f, 5, 2);
+      for (int i = 0; i < 4; i++) {
+        leases.add(take(f));
+      }
+      long before = f.storeWrites();
+      f.complete(leases.get(0), FetchOutcome.FETCHED);
+      f.complete(leases.get(1), FetchOutcome.FAILED);
+      assertThat(f.storeWrites()).as("two completions left for a later write").isEqualTo(before);
+      f.complete(leases.get(2), FetchOutcome.retryAfter(Duration.ZERO));
+      assertThat(f.storeWrites()).as("the third writes all three").isEqualTo(before + 1);
+      f.complete(leases.get(3), FetchOutcome.FETCHED);
+      assertThat(f.storeWrites()).as("the fourth waits again").isEqualTo(before + 1);
+    }
+    try (Frontier f = Frontier.open(dir, deferred)) {
+      FrontierStats stats = f.stats();
+      assertThat(stats.queuedUrls()).as("the close wrote the fourth").isEqualTo(7);
+      assertThat(List.of(stats.fetched(), stats.failed(), stats.retried())).containsExactly(2L, 1L, 1L);
+      clock.advance(Duration.ofDays(1));
+      List<String> rest = drain(f);
+      assertThat(rest).hasSize(7).contains(leases.get(2).url())
+          .doesNotContain(leases.get(0).url(), leases.get(1).url(), leases.get(3).url());
+    }
+  }
+
+  @Test
+  void deferredWriterWritesAnUnwrittenCompletionWithoutAnotherCall() throws Exception {
+    try (Frontier f = Frontier.open(dir, options().toBuilder().deferredCompletions(100).build())) {
+      f.offer(urls("a.com", 0, 2));
+      long before = f.storeWrites();
+      f.complete(take(f), FetchOutcome.FETCHED);
+      assertThat(f.storeWrites()).isEqualTo(before);
+      // Polled, not timed: the writer runs every DEFERRED_WRITE_INTERVAL; a minute is only a hang's bound.
+      long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      while (f.storeWrites() == before && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(f.storeWrites()).as("written by the deferred writer").isEqualTo(before + 1);
+    }
+  }
+
+  @Test
+  void deferredCompletionsOutsideTheirBoundsAreRefused() {
+    assertThatThrownBy(() -> options().toBuilder().deferredCompletions(-1).build())
+        .hasMessageContaining("deferredCompletions (-1) must be in [0, 100000]");
+    assertThatThrownBy(() -> options().toBuilder().deferredCompletions(100_001).build())
+        .hasMessageContaining("deferredCompletions (100001) must be in [0, 100000]");
+  }
+
+  @Test
   void countsSurviveReopen() throws Exception {
     try (Frontier f = Frontier.open(dir, options())) {
       f.offer(urls("a.com", 0, 3));

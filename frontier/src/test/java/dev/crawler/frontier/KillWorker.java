@@ -13,7 +13,9 @@ import java.util.SplittableRandom;
  * lease and complete them, until the parent kills the process. Each event is printed (and
  * flushed) only after the call that makes it durable has returned:
  * {@code O url|} offered, {@code L url} leased, {@code D url} completed and removed (FETCHED
- * or FAILED), {@code R url} completed as RETRY_AFTER (still queued). URL number {@code id} is
+ * or FAILED), {@code R url} completed as RETRY_AFTER (still queued). With deferred completions
+ * ({@link #deferredCompletionsFor}) D and R are printed when {@code complete} returns, before
+ * they are durable. URL number {@code id} is
  * offered with the via {@link #viaOf} and the hops {@link #redirectHopsOf} of its number, so
  * the parent can check both without their being printed.
  */
@@ -22,7 +24,12 @@ public final class KillWorker {
 
   /** Seeds 13 and up spread the hosts over 4 partitions, each group with its own lock and group commit. */
   static int partitionsFor(long seed) {
-    return seed >= 13 ? 4 : 1;
+    return seed >= 13 && seed != 15 ? 4 : 1;
+  }
+
+  /** Seeds 15 and up leave completions unwritten, up to this many a group, for a later write to take along. */
+  static int deferredCompletionsFor(long seed) {
+    return seed >= 15 ? 16 : 0;
   }
 
   public static void main(String[] args) throws Exception {
@@ -30,7 +37,8 @@ public final class KillWorker {
     long seed = Long.parseLong(args[1]);
     PrintStream out = new PrintStream(System.out, false, java.nio.charset.StandardCharsets.UTF_8);
     FrontierOptions options = FrontierOptions.builder().defaultDelay(Duration.ZERO).backoffInitial(Duration.ZERO)
-        .backoffMax(Duration.ZERO).maxRetryAfter(Duration.ZERO).suspendAfter(1_000_000).workingSetHosts(8).partitions(partitionsFor(seed)).build();
+        .backoffMax(Duration.ZERO).maxRetryAfter(Duration.ZERO).suspendAfter(1_000_000).workingSetHosts(8).partitions(partitionsFor(seed))
+        .deferredCompletions(deferredCompletionsFor(seed)).build();
     Frontier frontier = Frontier.open(dir, options);
     Thread offers = new Thread(() -> {
       SplittableRandom random = new SplittableRandom(seed);

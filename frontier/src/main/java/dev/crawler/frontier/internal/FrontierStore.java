@@ -426,6 +426,11 @@ public final class FrontierStore implements AutoCloseable {
     commits.awaitWritten(ticket);
   }
 
+  /** Operations staged through this store (or view) and not yet taken by a write. */
+  public int unwrittenStages() {
+    return commits.unwrittenStages();
+  }
+
   /** The ticket of the last changes staged: awaiting it waits for everything staged so far. */
   public long lastStaged() {
     return commits.lastStaged();

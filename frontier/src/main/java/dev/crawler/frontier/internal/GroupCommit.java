@@ -45,6 +45,8 @@ public final class GroupCommit implements AutoCloseable {
   private WriteBatch open = new WriteBatch();
   /** The ticket of {@code open}; guarded by stageLock. */
   private long openTicket = 1;
+  /** Stages in {@code open}, not written; guarded by stageLock. */
+  private int openStages;
   /** The batch that is not being filled, empty between writes; guarded by commitLock. */
   private WriteBatch spare = new WriteBatch();
   /** The last ticket handed out by {@link #stage}. */
@@ -71,6 +73,7 @@ public final class GroupCommit implements AutoCloseable {
         throw fail(e);
       }
       lastStaged = openTicket;
+      openStages++;
       return openTicket;
     }
   }
@@ -93,6 +96,7 @@ public final class GroupCommit implements AutoCloseable {
         batchTicket = openTicket;
         open = spare;
         openTicket++;
+        openStages = 0;
       }
       try {
         sink.write(batch);
@@ -106,6 +110,13 @@ public final class GroupCommit implements AutoCloseable {
       written = batchTicket;
     } finally {
       commitLock.unlock();
+    }
+  }
+
+  /** Operations staged and not yet taken by a write. */
+  int unwrittenStages() {
+    synchronized (stageLock) {
+      return openStages;
     }
   }
 
