@@ -151,36 +151,47 @@ public final class BloomFilter {
 
   /** Adds the key given as its two hash halves; true if this set any bit. */
   public boolean put(long high, long low) {
+    int newlySet = setMissingBits(high, low);
+    if (newlySet == 0) {
+      return false;
+    }
+    insertions.increment();
+    setBits.add(newlySet);
+    return true;
+  }
+
+  /**
+   * Sets the key's bits; returns how many this call turned on (0: all were set already). The
+   * caller counts them: {@link #putAll} once a batch, since each count is an atomic add.
+   */
+  private int setMissingBits(long high, long low) {
     long base = firstWord(high);
+    long[] page = bits.pageOf(base);
+    int offset = BitBlocks.offsetInPage(base);
     // Pass 1: plain reads of every word. They do not depend on each other, so their
     // cache misses overlap; and a key already present (most keys in a crawl) needs no
     // atomic write at all.
     boolean allSet = true;
     for (int i = 0; i < hashes; i++) {
       int position = position(low, i);
-      allSet &= (bits.word(base + (position >>> 6)) & (1L << position)) != 0;
+      allSet &= (BitBlocks.word(page, offset + (position >>> 6)) & (1L << position)) != 0;
     }
     if (allSet) {
-      return false;
+      return 0;
     }
     // Pass 2: set the bits that are not set yet (an atomic write costs several times a
     // cached read, and at capacity about half the bits are set already), counting the
-    // ones this call turned on.
+    // ones this call turned on. 0 if another thread set the last bits between the passes.
     int newlySet = 0;
     for (int i = 0; i < hashes; i++) {
       int position = position(low, i);
-      long index = base + (position >>> 6);
+      int index = offset + (position >>> 6);
       long mask = 1L << position;
-      if ((bits.word(index) & mask) == 0 && (bits.setBits(index, mask) & mask) == 0) {
+      if ((BitBlocks.word(page, index) & mask) == 0 && (BitBlocks.setBits(page, index, mask) & mask) == 0) {
         newlySet++;
       }
     }
-    if (newlySet == 0) {
-      return false;   // another thread set the last bits between the two passes
-    }
-    insertions.increment();
-    setBits.add(newlySet);
-    return true;
+    return newlySet;
   }
 
   /** False if the key was certainly never put; true if it may have been. Never blocks. */
@@ -190,9 +201,11 @@ public final class BloomFilter {
 
   public boolean mightContain(long high, long low) {
     long base = firstWord(high);
+    long[] page = bits.pageOf(base);
+    int offset = BitBlocks.offsetInPage(base);
     for (int i = 0; i < hashes; i++) {
       int position = position(low, i);
-      if ((bits.word(base + (position >>> 6)) & (1L << position)) == 0) {
+      if ((BitBlocks.word(page, offset + (position >>> 6)) & (1L << position)) == 0) {
         return false;
       }
     }
@@ -221,12 +234,14 @@ public final class BloomFilter {
   /** Reads every word the key's bits are in: the block's first and last word for a cache-line block (it may straddle two lines), each probed word for a page block. */
   private long touch(long high, long low) {
     long base = firstWord(high);
+    long[] page = bits.pageOf(base);
+    int offset = BitBlocks.offsetInPage(base);
     if (layout == Layout.CACHE_LINE) {
-      return bits.word(base) + bits.word(base + 7);
+      return BitBlocks.word(page, offset) + BitBlocks.word(page, offset + 7);
     }
     long sum = 0;
     for (int i = 0; i < hashes; i++) {
-      sum += bits.word(base + (position(low, i) >>> 6));
+      sum += BitBlocks.word(page, offset + (position(low, i) >>> 6));
     }
     return sum;
   }
@@ -245,8 +260,18 @@ public final class BloomFilter {
   public boolean[] putAll(List<UrlFingerprint> keys) {
     prefetch(keys);
     boolean[] result = new boolean[keys.size()];
+    int inserted = 0;
+    long newlySet = 0;
     for (int i = 0; i < result.length; i++) {
-      result[i] = put(keys.get(i));
+      UrlFingerprint key = keys.get(i);
+      int set = setMissingBits(key.high(), key.low());
+      result[i] = set > 0;
+      inserted += set > 0 ? 1 : 0;
+      newlySet += set;
+    }
+    if (inserted > 0) {
+      insertions.add(inserted);
+      setBits.add(newlySet);
     }
     return result;
   }

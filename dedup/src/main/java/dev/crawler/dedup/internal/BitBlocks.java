@@ -64,6 +64,30 @@ public final class BitBlocks {
     return (long) LONGS.getAndBitwiseOr(pages[(int) (index >>> PAGE_SHIFT)], (int) (index & PAGE_MASK), mask);
   }
 
+  /**
+   * The page holding word {@code index}. A block never straddles pages, so a key's reads take
+   * its block's page once and index it with {@link #offsetInPage} and the static
+   * {@link #word(long[], int)}: one page lookup and bounds check a key instead of one a bit.
+   */
+  public long[] pageOf(long index) {
+    return pages[(int) (index >>> PAGE_SHIFT)];
+  }
+
+  /** Where word {@code index} is in {@link #pageOf its page}. */
+  public static int offsetInPage(long index) {
+    return (int) (index & PAGE_MASK);
+  }
+
+  /** {@link #word(long)} in a page already looked up. */
+  public static long word(long[] page, int offset) {
+    return (long) LONGS.getOpaque(page, offset);
+  }
+
+  /** {@link #setBits(long, long)} in a page already looked up. */
+  public static long setBits(long[] page, int offset, long mask) {
+    return (long) LONGS.getAndBitwiseOr(page, offset, mask);
+  }
+
   /** The page holding {@code index}, for bulk copy to and from files. */
   long[] page(int pageIndex) {
     return pages[pageIndex];
