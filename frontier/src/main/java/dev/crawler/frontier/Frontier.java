@@ -49,8 +49,9 @@ import java.util.function.UnaryOperator;
  *       and leaves the store only when a lease on it completes as FETCHED or FAILED.
  *   <li>A leased URL stays on disk until completed; after a restart every lease not
  *       completed is handed out again. A completion is durable when {@code complete} returns,
- *       or, with {@link FrontierOptions#deferredCompletions()} above 0, within
- *       {@link #DEFERRED_WRITE_INTERVAL}: a kill -9 before then hands its URL out again too.
+ *       or, with {@link FrontierOptions#deferredCompletions()} above 0, within about
+ *       {@link #DEFERRED_WRITE_INTERVAL}: a kill -9 before then hands its URL out again too, and
+ *       a {@link #close} after a failed write throws, since such completions are lost.
  *   <li>A host is handed out only when its next allowed time has come and it has fewer
  *       fetches in flight than its connection limit; among such hosts the one allowed
  *       earliest goes first (see {@link HostSchedule} for the working set's bounds on this).
@@ -77,8 +78,10 @@ public final class Frontier implements AutoCloseable {
   static final int MAX_GROUPS = 16;
   /**
    * How often the deferred writer writes the completions a group left unwritten
-   * ({@link FrontierOptions#deferredCompletions()} above 0): the longest a returned completion
-   * waits to be durable when no later operation writes it first.
+   * ({@link FrontierOptions#deferredCompletions()} above 0): a returned completion waits at most
+   * this long, plus the time of the write that takes it (longer if RocksDB stalls its writes),
+   * when no later operation of its group writes it first. Each group has its writer thread, so a
+   * slow write of one group delays no other.
    */
   public static final Duration DEFERRED_WRITE_INTERVAL = Duration.ofMillis(50);
   /** Longest wait of {@link #next}: 73 years, so a deadline in nanos cannot overflow. */
@@ -93,7 +96,7 @@ public final class Frontier implements AutoCloseable {
   private final PartitionGroup[] groups;
   /** Completions a group may leave unwritten; 0: each is written before {@link #complete} returns. */
   private final int deferredCompletions;
-  /** Writes what groups left unwritten, every {@link #DEFERRED_WRITE_INTERVAL}; null when nothing is deferred. */
+  /** Writes what each group left unwritten, every {@link #DEFERRED_WRITE_INTERVAL}; null when nothing is deferred. */
   private final ScheduledExecutorService deferredWriter;
   /**
    * Where the next call of {@link #next} starts looking, so every group is looked at first in turn;
@@ -116,7 +119,7 @@ public final class Frontier implements AutoCloseable {
   private final AtomicLong workVersion = new AtomicLong();
   private volatile int waiters;
 
-  private Frontier(Path dir, FrontierOptions options) {
+  private Frontier(Path dir, FrontierOptions options, Duration deferredWriteInterval) {
     this.clock = options.clock();
     this.partitions = options.partitions();
     int groupCount = Math.min(partitions, MAX_GROUPS);
@@ -147,16 +150,28 @@ public final class Frontier implements AutoCloseable {
     }
     this.groupStores = List.copyOf(opened);
     this.deferredCompletions = options.deferredCompletions();
-    this.deferredWriter = deferredCompletions == 0 ? null : startDeferredWriter();
+    try {
+      this.deferredWriter = deferredCompletions == 0 ? null : startDeferredWriter(deferredWriteInterval);
+    } catch (RuntimeException | Error e) {   // no thread to be had: the databases must still close
+      closeGroupsAndStores(opened);
+      throw e;
+    }
     // Leases do not survive a restart: nothing is in flight, and every URL leased before is
     // still in its queue at or after its host's first key, where the next read starts.
   }
 
   /** Opens (or creates) the frontier stored in {@code dir}. */
   public static Frontier open(Path dir, FrontierOptions options) {
+    return open(dir, options, DEFERRED_WRITE_INTERVAL);
+  }
+
+  /** As {@link #open(Path, FrontierOptions)}, with another interval for the deferred writer; for tests. */
+  static Frontier open(Path dir, FrontierOptions options, Duration deferredWriteInterval) {
     checkNotNull(dir, "dir");
     checkNotNull(options, "options");
-    return new Frontier(dir, options);
+    checkNotNull(deferredWriteInterval, "deferredWriteInterval");
+    checkArgument(deferredWriteInterval.isPositive(), "deferredWriteInterval (%s) must be > 0", deferredWriteInterval);
+    return new Frontier(dir, options, deferredWriteInterval);
   }
 
   /**
@@ -318,30 +333,36 @@ public final class Frontier implements AutoCloseable {
     // leaves its write to a later one: with two fetcher threads on separate groups nobody
     // else shares a group's write, and its write-ahead-log append was a sixth of the CPU of
     // next+complete (frontier/README.md).
-    if (deferredCompletions == 0 || lease.group.unwrittenStages() >= deferredCompletions) {
+    // Counted with this completion's own stage: more than N waiting, and this one writes them.
+    if (deferredCompletions == 0 || lease.group.unwrittenStages() > deferredCompletions) {
       lease.group.awaitWritten(ticket);
     }
   }
 
-  private ScheduledExecutorService startDeferredWriter() {
-    ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "frontier-deferred-writer");
-      thread.setDaemon(true);   // close() stops it; a JVM that exits without close loses only what kill -9 would
+  /** A writer thread a group, each writing its group's unwritten completions every {@code interval}. */
+  private ScheduledExecutorService startDeferredWriter(Duration interval) {
+    AtomicInteger made = new AtomicInteger();
+    ScheduledExecutorService writer = Executors.newScheduledThreadPool(groups.length, task -> {
+      Thread thread = new Thread(task, "frontier-deferred-writer-" + made.getAndIncrement());
+      thread.setDaemon(true);   // close() stops them; a JVM that exits without close loses only what kill -9 would
       return thread;
     });
-    long interval = DEFERRED_WRITE_INTERVAL.toNanos();
-    writer.scheduleWithFixedDelay(this::writeDeferred, interval, interval, TimeUnit.NANOSECONDS);
+    long nanos = interval.toNanos();
+    for (PartitionGroup group : groups) {
+      writer.scheduleWithFixedDelay(() -> writeDeferred(group), nanos, nanos, TimeUnit.NANOSECONDS);
+    }
     return writer;
   }
 
-  /** Writes each group's unwritten completions. A failed write is the frontier's failure, met by its next caller. */
-  private void writeDeferred() {
-    for (PartitionGroup group : groups) {
-      try {
-        group.writeUnwritten();
-      } catch (RuntimeException e) {
-        return;   // recorded by awaitWritten (failed): every later operation reports it
-      }
+  /**
+   * Writes the group's unwritten completions. A failed write is the frontier's failure: every later
+   * call reports it, {@link #close} included.
+   */
+  private static void writeDeferred(PartitionGroup group) {
+    try {
+      group.writeUnwritten();
+    } catch (RuntimeException e) {
+      // recorded by awaitWritten (failed); thrown here it would only cancel this group's writes
     }
   }
 
@@ -480,9 +501,29 @@ public final class Frontier implements AutoCloseable {
       workChanged(true);
       stopDeferredWriter();
       closeGroupsAndStores(groupStores);
+      if (deferredCompletions > 0 && (failure != null || anyWriteFailed())) {
+        // Completions that returned without being written are gone: the caller must not take
+        // this close for a clean one.
+        throw new IllegalStateException("The frontier's writes failed"
+            + (failure != null ? " (" + failure.getMessage() + ")" : "")
+            + ": completions that returned unwritten (deferredCompletions) are lost, and their URLs will be"
+            + " handed out again after a reopen", failure);
+      }
     } finally {
       closeLock.unlock();
     }
+  }
+
+  private boolean anyWriteFailed() {
+    if (store.writeFailed()) {
+      return true;
+    }
+    for (FrontierStore groupStore : groupStores) {
+      if (groupStore.writeFailed()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Stops the deferred writer, letting a write under way end; the groups' close writes what is left. */

@@ -27,12 +27,14 @@ import java.time.InstantSource;
  * @param sync durability of every write ({@code frontier.sync})
  * @param deferredCompletions completions a lock group may leave unwritten, to share one
  *     write-ahead-log append with those after them; 0 (the default): every completion is
- *     durable when {@code complete} returns. Above 0 a completion is written once this many
- *     wait in its group, or by the frontier's deferred writer within
- *     {@link Frontier#DEFERRED_WRITE_INTERVAL}, and a kill -9 hands out again the URLs whose
- *     completions were still unwritten (at most about this many per group), as it does the
- *     leases in flight. Offers and host settings stay durable on return. Not mapped to YAML:
- *     the crawler promises that a URL is settled in its crawl log once, so it keeps 0
+ *     durable when {@code complete} returns. Above 0 a completion that finds more than this many
+ *     waiting in its group writes them all; otherwise the group's next write takes it along (an
+ *     offer's, a setting's, a read's, or the frontier's deferred writer's, every
+ *     {@link Frontier#DEFERRED_WRITE_INTERVAL}). A kill -9 hands out again the URLs whose
+ *     completions were still unwritten, as it does the leases in flight: at most 2N + T a group
+ *     (N this value, T the threads completing in the group), the most recent ones. Offers and
+ *     host settings stay durable on return. Not mapped to YAML: the crawler promises that a URL
+ *     is settled in its crawl log once, so it keeps 0
  * @param partitions host partitions, hash(host key) mod this, in every stored key
  *     ({@code frontier.partitions}); fixed for the life of a store. Partition p is served by
  *     lock group p mod min(partitions, 16), each with its own lock, schedule and a share of

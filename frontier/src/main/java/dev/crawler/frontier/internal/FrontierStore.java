@@ -431,6 +431,11 @@ public final class FrontierStore implements AutoCloseable {
     return commits.unwrittenStages();
   }
 
+  /** True once a write through this store (or view) failed, the close's included: what it staged since is lost. */
+  public boolean writeFailed() {
+    return commits.failed();
+  }
+
   /** The ticket of the last changes staged: awaiting it waits for everything staged so far. */
   public long lastStaged() {
     return commits.lastStaged();

@@ -124,6 +124,11 @@ public final class GroupCommit implements AutoCloseable {
     return lastStaged;
   }
 
+  /** True once a write failed (the close's own included): what was staged since the last write is lost. */
+  boolean failed() {
+    return failure != null;
+  }
+
   /** Writes everything staged so far; the frontier calls it before every read, so reads see every decided change. */
   void flush() {
     awaitWritten(lastStaged);
