@@ -24,14 +24,23 @@ class DeferredCompletionsFailureTest {
     return FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO).deferredCompletions(100).build();
   }
 
-  @Test
-  void closeThrowsWhenItsFinalWriteFails() throws Exception {
-    Frontier f = Frontier.open(dir, options(), Duration.ofDays(1));
+  /** A frontier whose writes can be made to fail, with one URL of a.com leased. */
+  private record Leased(Frontier frontier, FailingWrites disk, Lease lease) {}
+
+  private Leased openAndLease(Duration writerInterval) throws Exception {
+    Frontier f = Frontier.open(dir, options(), writerInterval);
     FailingWrites disk = FailingWrites.in(onlyGroupStore(f));
     f.offer(FrontierTest.urls("a.com", 0, 2));
-    Lease lease = FrontierTest.take(f);
+    return new Leased(f, disk, FrontierTest.take(f));
+  }
+
+  @Test
+  void closeThrowsWhenItsFinalWriteFails() throws Exception {
+    Leased leased = openAndLease(Duration.ofDays(1));
+    Frontier f = leased.frontier();
+    Lease lease = leased.lease();
     f.complete(lease, FetchOutcome.FETCHED);   // returns unwritten
-    disk.start();
+    leased.disk().start();
     assertThatThrownBy(f::close).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("completions that returned unwritten (deferredCompletions) are lost");
     assertThat(handedOutAfterReopen()).as("the lost completion's URL comes back").contains(lease.url());
@@ -39,11 +48,10 @@ class DeferredCompletionsFailureTest {
 
   @Test
   void closeThrowsAfterTheDeferredWriterMetAFailedWrite() throws Exception {
-    Frontier f = Frontier.open(dir, options(), Duration.ofMillis(5));
-    FailingWrites disk = FailingWrites.in(onlyGroupStore(f));
-    f.offer(FrontierTest.urls("a.com", 0, 2));
-    Lease lease = FrontierTest.take(f);
-    disk.start();
+    Leased leased = openAndLease(Duration.ofMillis(5));
+    Frontier f = leased.frontier();
+    Lease lease = leased.lease();
+    leased.disk().start();
     f.complete(lease, FetchOutcome.FETCHED);   // returns unwritten; the writer's write fails
     long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
     while (System.nanoTime() < deadline && !failed(f)) {
