@@ -360,7 +360,7 @@ public final class Frontier implements AutoCloseable {
    */
   private static void writeDeferred(PartitionGroup group) {
     try {
-      group.writeUnwritten();
+      group.writeStaged();
     } catch (RuntimeException e) {
       // recorded by awaitWritten (failed); thrown here it would only cancel this group's writes
     }

@@ -366,9 +366,12 @@ final class PartitionGroup {
     }
   }
 
-  /** Writes what the group has staged, so a read of the whole store sees it. */
+  /**
+   * Writes what the group has staged: so a read of the whole store sees it, or for the frontier's
+   * deferred writer. A failed write is the frontier's failure, as in {@link #awaitWritten}.
+   */
   void writeStaged() {
-    store.writeStaged();
+    awaitWritten(store.lastStaged());
   }
 
   /** Database writes made through this group's commits; for tests and the benchmark. */
@@ -398,13 +401,6 @@ final class PartitionGroup {
   /** Operations staged and not yet taken by a write: deferred completions, mostly. */
   int unwrittenStages() {
     return store.unwrittenStages();
-  }
-
-  /** Writes what is staged, if anything is; for the frontier's deferred writer. */
-  void writeUnwritten() {
-    if (store.unwrittenStages() > 0) {
-      awaitWritten(store.lastStaged());
-    }
   }
 
   /** Waits, without the lock, until the changes staged with {@code ticket} are durable. */

@@ -54,16 +54,6 @@ public final class BitBlocks {
     return block << wordsPerBlockShift;
   }
 
-  /** A plain read: may miss a concurrent set, never invents one. */
-  public long word(long index) {
-    return (long) LONGS.getOpaque(pages[(int) (index >>> PAGE_SHIFT)], (int) (index & PAGE_MASK));
-  }
-
-  /** Sets {@code mask}'s bits in the word atomically and returns the word as it was. */
-  public long setBits(long index, long mask) {
-    return (long) LONGS.getAndBitwiseOr(pages[(int) (index >>> PAGE_SHIFT)], (int) (index & PAGE_MASK), mask);
-  }
-
   /**
    * The page holding word {@code index}. A block never straddles pages, so a key's reads take
    * its block's page once and index it with {@link #offsetInPage} and the static
@@ -78,12 +68,12 @@ public final class BitBlocks {
     return (int) (index & PAGE_MASK);
   }
 
-  /** {@link #word(long)} in a page already looked up. */
+  /** The word at {@code offset} of {@code page}, a plain read: may miss a concurrent set, never invents one. */
   public static long word(long[] page, int offset) {
     return (long) LONGS.getOpaque(page, offset);
   }
 
-  /** {@link #setBits(long, long)} in a page already looked up. */
+  /** Sets {@code mask}'s bits in the word at {@code offset} of {@code page} atomically; returns the word as it was. */
   public static long setBits(long[] page, int offset, long mask) {
     return (long) LONGS.getAndBitwiseOr(page, offset, mask);
   }
