@@ -1,6 +1,7 @@
 package dev.crawler.crawl;
 
 import dev.crawler.config.CrawlConfig;
+import dev.crawler.dedup.BloomFilter;
 import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.fetch.FetcherOptions;
@@ -39,6 +40,10 @@ final class CrawlSetup {
         .expectedUrls(seen.expectedUrls())
         .falsePositiveRate(seen.falsePositiveRate())
         .memoryBudgetBytes(seen.memoryBudget().map(size -> OptionalLong.of(size.bytes())).orElse(OptionalLong.empty()))
+        .layout(switch (seen.filterLayout()) {
+          case CACHE_LINE -> BloomFilter.Layout.CACHE_LINE;
+          case PAGE -> BloomFilter.Layout.PAGE;
+        })
         .policy(switch (seen.falsePositivePolicy()) {
           case ACCEPT -> UrlSeenService.FalsePositivePolicy.ACCEPT;
           case VERIFY -> UrlSeenService.FalsePositivePolicy.VERIFY;

@@ -192,6 +192,41 @@ class UrlSeenServiceTest {
   }
 
   @Test
+  void thePageLayoutGrowsAndKeepsEveryUrlThroughAReopenAndARebuild() throws IOException {
+    // The crawler's seen.filter-layout: page. 10,000 URLs in a filter sized for 2,000 make it grow.
+    List<String> urls = urls(10_000, "page");
+    UrlSeenService.Options page = options(2_000).layout(BloomFilter.Layout.PAGE)
+        .onCapacity(CapacityPolicy.GROW).policy(FalsePositivePolicy.VERIFY).build();
+    try (UrlSeenService seen = UrlSeenService.open(page)) {
+      for (String url : urls) {
+        assertThat(seen.markSeen(url)).isEqualTo(Verdict.NEW);
+      }
+      assertThat(seen.stats().filters()).isGreaterThan(1);
+    }
+    assertThat(BloomFilter.readFrom(dir.resolve("filter-1.bloom")).layout()).isEqualTo(BloomFilter.Layout.PAGE);
+    // A reopen that asks for the other layout loads the saved filters as they were.
+    try (UrlSeenService seen = UrlSeenService.open(options(2_000).layout(BloomFilter.Layout.CACHE_LINE)
+        .onCapacity(CapacityPolicy.GROW).policy(FalsePositivePolicy.VERIFY).build())) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.LOADED);
+      urls.forEach(url -> assertThat(seen.mightHaveSeen(url)).isTrue());
+    }
+    assertThat(BloomFilter.readFrom(dir.resolve("filter-0.bloom")).layout()).isEqualTo(BloomFilter.Layout.PAGE);
+    // Without its files the filter is rebuilt from the exact store, in the layout asked for.
+    try (var files = Files.list(dir)) {
+      for (Path file : files.filter(p -> p.getFileName().toString().endsWith(".bloom")).toList()) {
+        Files.delete(file);
+      }
+    }
+    try (UrlSeenService seen = UrlSeenService.open(page)) {
+      assertThat(seen.recovery()).isEqualTo(Recovery.REBUILT);
+      for (String url : urls) {
+        assertThat(seen.markSeen(url)).isEqualTo(Verdict.SEEN);
+      }
+    }
+    assertThat(BloomFilter.readFrom(dir.resolve("filter-0.bloom")).layout()).isEqualTo(BloomFilter.Layout.PAGE);
+  }
+
+  @Test
   void aDamagedFilterFileIsRebuiltFromTheStoreNotReused() throws IOException {
     List<String> urls = urls(5_000, "damaged");
     try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {

@@ -157,6 +157,12 @@ public final class ConfigKeys {
   public static final ConfigKey<Optional<DataSize>> SEEN_MEMORY_BUDGET = ConfigKey.of("seen.memory-budget",
       optionalSize(DataSize.ofBytes(1024)), "none",
       "Size the filter from memory instead of false-positive-rate: the rate follows from it. Set one of the two.");
+  // Measured in dedup/README.md: at Guava's bytes, cache-line measures 1.15% where page measures Guava's 1.00%,
+  // and cache-line answers about 4x faster; the sizing keeps either at the target rate.
+  public static final ConfigKey<CrawlConfig.Seen.FilterLayout> SEEN_FILTER_LAYOUT = ConfigKey.of("seen.filter-layout",
+      choice(CrawlConfig.Seen.FilterLayout.class), "cache-line",
+      "cache-line: a URL's bits in one 64-byte block, one memory miss a check, about 4% more memory; "
+          + "page: in one 4KB block, a miss a bit (about a standard filter's speed), the least memory for the rate.");
   public static final ConfigKey<CrawlConfig.Seen.FalsePositivePolicy> SEEN_POLICY = ConfigKey.of(
       "seen.false-positive-policy", choice(CrawlConfig.Seen.FalsePositivePolicy.class), "verify",
       "accept: trust the filter, a false positive skips a page; verify: confirm each 'maybe' in an exact store on disk.");
