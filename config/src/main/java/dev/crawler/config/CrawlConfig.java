@@ -39,7 +39,7 @@ public final class CrawlConfig {
         new Limits(s.get(CRAWL_MAX_PAGES), s.get(CRAWL_MAX_DEPTH), s.get(CRAWL_MAX_PAGES_PER_HOST),
             s.get(CRAWL_MAX_DURATION)));
     this.politeness = new Politeness(s.get(POLITENESS_DEFAULT_DELAY), s.get(POLITENESS_MAX_CRAWL_DELAY),
-        s.get(POLITENESS_CONNECTIONS_PER_HOST), s.get(POLITENESS_MAX_RETRY_AFTER),
+        s.get(POLITENESS_CONNECTIONS_PER_HOST), s.get(POLITENESS_QUEUE_BY), s.get(POLITENESS_MAX_RETRY_AFTER),
         new ErrorBackoff(s.get(POLITENESS_BACKOFF_INITIAL), s.get(POLITENESS_BACKOFF_MAX),
             s.get(POLITENESS_SUSPEND_AFTER), s.get(POLITENESS_SUSPEND_FOR)));
     this.fetch = new Fetch(s.get(FETCH_WORKERS), s.get(FETCH_MAX_CONNECTIONS),
@@ -164,8 +164,11 @@ public final class CrawlConfig {
   public record Limits(OptionalLong maxPages, OptionalLong maxDepth, OptionalLong maxPagesPerHost,
       Optional<Duration> maxDuration) {}
 
-  public record Politeness(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost,
-      Duration maxRetryAfter, ErrorBackoff errorBackoff) {}
+  /** {@code queueBy}: the frontier's queue key, so what {@code defaultDelay} and {@code connectionsPerHost} apply to. */
+  public record Politeness(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost, QueueBy queueBy,
+      Duration maxRetryAfter, ErrorBackoff errorBackoff) {
+    public enum QueueBy { HOST, DOMAIN }
+  }
 
   public record ErrorBackoff(Duration initial, Duration max, int suspendAfter, Duration suspendFor) {}
 

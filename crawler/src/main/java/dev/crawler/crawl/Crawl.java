@@ -137,10 +137,11 @@ public final class Crawl implements AutoCloseable {
       List<String> seeds;
       if (start == Start.NEW) {
         Files.write(dir.seeds(), newSeeds, StandardCharsets.UTF_8);
-        NormalFormRecord.write(root, CrawlSetup.normalizer(config));
+        FixedSettingsRecord.write(root, CrawlSetup.normalizer(config), CrawlSetup.queueBy(config));
         seeds = newSeeds;
       } else {
-        NormalFormRecord.check(root, CrawlSetup.normalizer(config), config.source().toString());
+        FixedSettingsRecord.check(root, CrawlSetup.normalizer(config), CrawlSetup.queueBy(config),
+            config.source().toString());
         seeds = admitSeeds(SeedFile.read(dir.seeds()), normalizer, dir.seeds().toString());
       }
 
@@ -177,7 +178,7 @@ public final class Crawl implements AutoCloseable {
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
-      LinkIntake intake = new LinkIntake(normalizer, scope, seen, frontier, stats);
+      LinkIntake intake = new LinkIntake(normalizer, scope, CrawlSetup.queueBy(config), seen, frontier, stats);
       seeds.forEach(scope::addSeed);
       if (start == Start.RESUME && budget.limited()) {
         restoreBudget(budget, config, dir, before, scope);

@@ -8,6 +8,7 @@ import dev.crawler.fetch.FetcherOptions;
 import dev.crawler.frontier.FrontierEntry;
 import dev.crawler.frontier.FrontierOptions;
 import dev.crawler.frontier.SyncPolicy;
+import dev.crawler.scope.QueueBy;
 import dev.crawler.scope.ScopeMode;
 import dev.crawler.scope.ScopeRules;
 import java.nio.file.Path;
@@ -32,6 +33,14 @@ final class CrawlSetup {
   static UrlNormalizer.Options normalizer(CrawlConfig config) {
     return new UrlNormalizer.Options(config.normalize().stripParameters(), config.normalize().sortQuery(),
         config.scope().maxUrlLength());
+  }
+
+  /** What shares one frontier queue, its delay and its connections. */
+  static QueueBy queueBy(CrawlConfig config) {
+    return switch (config.politeness().queueBy()) {
+      case HOST -> QueueBy.HOST;
+      case DOMAIN -> QueueBy.DOMAIN;
+    };
   }
 
   static UrlSeenService.Options seen(CrawlConfig config, Path dir) {

@@ -19,6 +19,7 @@ import dev.crawler.record.WarcRecorder;
 import dev.crawler.robots.HostRobots;
 import dev.crawler.robots.RobotsCache;
 import dev.crawler.scope.PageBudget;
+import dev.crawler.scope.QueueBy;
 import dev.crawler.stats.CrawlStats;
 import java.time.Duration;
 import java.time.Instant;
@@ -184,7 +185,8 @@ final class PageVisit {
       deferred.put(url, Boolean.TRUE);
       return new Visit(null, FetchOutcome.DEFERRED);
     }
-    switch (budget.tryAcquire(lease.hostKey())) {
+    // The host's own key: under politeness.queue-by: domain the lease's key is its domain's.
+    switch (budget.tryAcquire(QueueBy.HOST.of(url))) {
       case GRANTED -> { }
       case HOST_SPENT -> {
         log(lease, CrawlOutcome.BUDGET_EXCEEDED, null, "crawl.limits.max-pages-per-host reached");

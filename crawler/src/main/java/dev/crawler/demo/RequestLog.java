@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
 
 /**
  * Every request a {@link DemoSite} served, for tests to check a crawl against: what was
@@ -103,11 +104,11 @@ public final class RequestLog {
     return snapshot(null);
   }
 
-  private List<Request> snapshot(String host) {
+  private List<Request> snapshot(Predicate<String> hosts) {
     long now = System.nanoTime();
     List<Request> list = new ArrayList<>();
     for (Entry entry : entries) {
-      if (host == null || entry.host.equals(host)) {
+      if (hosts == null || hosts.test(entry.host)) {
         list.add(entry.snapshot(now));
       }
     }
@@ -117,7 +118,7 @@ public final class RequestLog {
 
   /** The requests to one host, in order of start. */
   public List<Request> forHost(String host) {
-    return snapshot(host);
+    return snapshot(host::equals);
   }
 
   public int size() {
@@ -140,7 +141,12 @@ public final class RequestLog {
 
   /** The most requests to one host in flight at once; 0 if it had none. */
   public int maxConcurrent(String host) {
-    List<Request> list = forHost(host);
+    return maxConcurrent(host::equals);
+  }
+
+  /** The most requests in flight at once to the hosts named (a domain's, say); 0 if they had none. */
+  public int maxConcurrent(Predicate<String> hosts) {
+    List<Request> list = snapshot(hosts);
     // Sweep over starts (+1) and ends (-1); at equal times the end goes first, since a
     // request that starts as another ends does not overlap it.
     // nanoTime has an arbitrary origin: times count from the first start, so doubling cannot overflow.
@@ -168,9 +174,20 @@ public final class RequestLog {
    * @throws IllegalStateException if the host had fewer than two requests (there is no gap)
    */
   public Duration minGap(String host) {
-    List<Request> list = forHost(host);
+    return minGap(host::equals, host);
+  }
+
+  /**
+   * The shortest rest of a group of hosts (a domain's, say), over all their requests in order
+   * of start, as {@link #minGap(String)} measures one host's.
+   *
+   * @param name what the hosts are, for the error
+   * @throws IllegalStateException if the hosts had fewer than two requests
+   */
+  public Duration minGap(Predicate<String> hosts, String name) {
+    List<Request> list = snapshot(hosts);
     if (list.size() < 2) {
-      throw new IllegalStateException(host + " had " + list.size() + " request(s); a gap needs two");
+      throw new IllegalStateException(name + " had " + list.size() + " request(s); a gap needs two");
     }
     long latestEnd = list.get(0).endNanos();
     long min = Long.MAX_VALUE;

@@ -69,18 +69,13 @@ public final class Scope {
   }
 
   /**
-   * The frontier's host key: lower-case host, plus ":port" when the port is not the scheme's
-   * default ("example.com", "example.com:8080", "[::1]:8443").
+   * The URL's host key: lower-case host, plus ":port" when the port is not the scheme's default
+   * ("example.com", "example.com:8080", "[::1]:8443"). Page limits per host count by it.
    *
-   * @throws IllegalArgumentException if the URL is not an http(s) URL with a host; only URLs
-   *     {@link #check} put in scope reach the frontier
+   * @throws IllegalArgumentException if the URL is not an http(s) URL with a host
    */
   public String hostKey(String normalizedUrl) {
-    UrlParts parts = UrlParts.of(normalizedUrl);
-    if (parts == null) {
-      throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + normalizedUrl);
-    }
-    return parts.hostKey();
+    return QueueBy.HOST.of(normalizedUrl);
   }
 
   private boolean onSite(UrlParts parts) {

@@ -86,6 +86,14 @@ class CrawlEndToEndTest {
   /** The tests' configuration: no delay (Crawl-delay still applies), 8 workers, loopback allowed; then {@code more} sections. */
   static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost, int partitions, String more)
       throws Exception {
+    return config(dir, maxPages, maxPagesPerHost, partitions, Map.of("default-delay", "0ms"), more);
+  }
+
+  /** As above, with these {@code politeness} keys instead of no delay. */
+  static CrawlConfig config(Path dir, String maxPages, String maxPagesPerHost, int partitions,
+      Map<String, String> politeness, String more) throws Exception {
+    StringBuilder politenessKeys = new StringBuilder();
+    politeness.forEach((key, value) -> politenessKeys.append("  ").append(key).append(": ").append(value).append('\n'));
     String yaml = """
         crawl:
           data-dir: '%s'
@@ -95,7 +103,7 @@ class CrawlEndToEndTest {
             max-pages: %s
             max-pages-per-host: %s
         politeness:
-          default-delay: 0ms
+        %s\
         fetch:
           workers: 8
         frontier:
@@ -106,7 +114,7 @@ class CrawlEndToEndTest {
           expected-urls: 100_000
         stats:
           interval: 500ms
-        """.formatted(dir, maxPages, maxPagesPerHost, partitions) + more;
+        """.formatted(dir, maxPages, maxPagesPerHost, politenessKeys, partitions) + more;
     return ConfigLoader.parse(yaml, "test", dir.getParent());
   }
 

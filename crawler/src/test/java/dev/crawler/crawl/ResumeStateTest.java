@@ -88,6 +88,20 @@ class ResumeStateTest {
     assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
   }
 
+  /** The URLs queued by host would stay in their queues beside the new ones by domain: a site served twice at once. */
+  @Test
+  void aResumeWithAnotherQueueKeyIsRefusedAndChangesNothing() throws Exception {
+    assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    CrawlConfig byDomain = CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
+        Map.of("default-delay", "0ms", "queue-by", "domain"), "");
+    assertThatThrownBy(() -> run(byDomain, Crawl.Start.RESUME)).isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("politeness.queue-by: domain (the crawl began with host)")
+        .hasMessageContaining("beyond its delay and connection limit")
+        .hasMessageContaining("put back the crawl's values");
+    assertThat(pages()).as("nothing fetched by the refused resume").isEqualTo(20);
+    assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+  }
+
   /** A run without a crawl log left pages in stats.json only: a resume with the log on must count them too. */
   @Test
   void pagesOfARunWithoutACrawlLogStillCountAfterTheLogIsTurnedOn() throws Exception {

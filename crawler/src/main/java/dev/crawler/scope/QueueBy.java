@@ -1,0 +1,45 @@
+package dev.crawler.scope;
+
+/**
+ * What shares one queue of the frontier, and with it one politeness delay and one connection
+ * limit ({@code politeness.queue-by}). By host is what a site expects of one client. By domain
+ * keeps a site spread over many host names (shop.example.com, img1.example.com, ...) from
+ * getting a fetcher per name, as Nutch's {@code fetcher.queue.mode=byDomain} and StormCrawler's
+ * {@code partition.url.mode=byDomain} do; since the frontier partitions by this key, a cluster
+ * then also keeps a domain on one node.
+ */
+public enum QueueBy {
+  /** The host, plus ":port" when the port is not the scheme's default ("example.com:8080"). */
+  HOST {
+    @Override
+    String keyOf(UrlParts parts) {
+      return parts.hostKey();
+    }
+  },
+  /**
+   * The registered domain ("example.co.uk" for "www.example.co.uk:8080"), whatever the port; an
+   * IP address, or a host with no public suffix, is its own domain.
+   */
+  DOMAIN {
+    @Override
+    String keyOf(UrlParts parts) {
+      return Scope.registeredDomain(parts);
+    }
+  };
+
+  /**
+   * The URL's queue key.
+   *
+   * @throws IllegalArgumentException if the URL is not an http(s) URL with a host; only URLs
+   *     {@link Scope#check} put in scope reach the frontier
+   */
+  public String of(String normalizedUrl) {
+    UrlParts parts = UrlParts.of(normalizedUrl);
+    if (parts == null) {
+      throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + normalizedUrl);
+    }
+    return keyOf(parts);
+  }
+
+  abstract String keyOf(UrlParts parts);
+}
