@@ -33,6 +33,11 @@ final class FixedSettingsRecord {
   static final String FILE = "url-normal-form";   // its name from when it held the spelling only
 
   private static final String QUEUE_BY = "politeness.queue-by";
+  /** What a changed setting would do, by kind. */
+  private static final String SPELLING_CHANGED =
+      "URLs would be spelled otherwise, so every page already fetched would pass as new and be fetched again";
+  private static final String QUEUES_SPLIT = "the URLs already queued would stay in their old queues beside the "
+      + "new ones, and a site would be fetched by both at once, beyond its delay and connection limit";
 
   private FixedSettingsRecord() {}
 
@@ -62,31 +67,33 @@ final class FixedSettingsRecord {
   static void check(Path crawlDir, UrlNormalizer.Options options, QueueBy queueBy, String configSource)
       throws IOException {
     Path file = crawlDir.resolve(FILE);
-    if (!Files.exists(file)) {
-      write(crawlDir, options, queueBy);   // begun before the record was kept: from now on, these settings
-      return;
-    }
-    Map<String, String> was = settings(Files.readString(file, StandardCharsets.UTF_8));
+    boolean recorded = Files.exists(file);
+    // A crawl begun before the record was kept: its spelling is taken as the one given now (no
+    // build could tell), but its queues were by host, the only kind those builds made.
+    Map<String, String> was = settings(recorded ? Files.readString(file, StandardCharsets.UTF_8)
+        : describe(options, QueueBy.HOST));
     Map<String, String> is = settings(describe(options, queueBy));
     List<String> changed = new ArrayList<>();
-    boolean spelling = false;
+    List<String> why = new ArrayList<>();
     for (Map.Entry<String, String> setting : is.entrySet()) {
       String before = was.getOrDefault(setting.getKey(), "another value");
       if (!before.equals(setting.getValue())) {
         changed.add(setting.getKey() + ": " + setting.getValue() + " (the crawl began with " + before + ")");
-        spelling |= !setting.getKey().equals(QUEUE_BY);
+        String consequence = setting.getKey().equals(QUEUE_BY) ? QUEUES_SPLIT : SPELLING_CHANGED;
+        if (!why.contains(consequence)) {
+          why.add(consequence);
+        }
       }
     }
     if (changed.isEmpty()) {
+      if (!recorded) {
+        write(crawlDir, options, queueBy);   // from now on, these settings
+      }
       return;
     }
-    String why = spelling
-        ? "URLs would be spelled otherwise, so every page already fetched would pass as new and be fetched again"
-        : "the URLs already queued would stay in their old queues beside the new ones, and a site would be "
-            + "fetched by both at once, beyond its delay and connection limit";
     throw new CrawlStartException(configSource + " changes settings fixed for the crawl in " + crawlDir + ": "
-        + String.join("; ", changed) + ". " + capitalized(why) + ": put back the crawl's values to resume it, "
-        + "or start a new crawl in another crawl.data-dir");
+        + String.join("; ", changed) + ". " + capitalized(String.join("; and ", why))
+        + ": put back the crawl's values to resume it, or start a new crawl in another crawl.data-dir");
   }
 
   /** "key: value" lines to a map; the queue key defaults to host, the only kind before it was recorded. */

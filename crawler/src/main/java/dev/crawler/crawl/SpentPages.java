@@ -32,7 +32,8 @@ final class SpentPages {
   private SpentPages() {}
 
   /**
-   * @param hostKey the frontier's host key of a URL, as the crawl computes it
+   * @param hostKey the host key of a URL ({@code Scope.hostKey}), by which page limits count; under
+   *     {@code politeness.queue-by: domain} not the frontier's queue key
    * @param perHost whether to count per host key (only when a per-host limit is set: the map
    *     holds one entry per host fetched)
    */
