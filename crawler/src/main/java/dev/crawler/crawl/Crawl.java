@@ -154,8 +154,7 @@ public final class Crawl implements AutoCloseable {
       opened.push(fetcher);
 
       CrawlStats stats = new CrawlStats();
-      Optional<StatsSnapshot> before = Files.exists(dir.statsJson())
-          ? Optional.of(StatsSnapshot.readFrom(dir.statsJson())) : Optional.empty();
+      Optional<StatsSnapshot> before = savedTotals(dir, config.output().crawlLog());
       before.ifPresent(stats::restore);
       WarcRecorder warc = null;
       if (config.output().warc()) {
@@ -168,6 +167,7 @@ public final class Crawl implements AutoCloseable {
       if (config.output().crawlLog()) {
         crawlLog = new CrawlLog(dir.crawlLog());
         opened.push(crawlLog);
+        stats.countWith(crawlLog);
       }
       RobotsStore robotsStore = DiskRobotsStore.open(dir.robots());
       opened.push(robotsStore);
@@ -309,6 +309,25 @@ public final class Crawl implements AutoCloseable {
     }
   }
 
+  /**
+   * The totals of the runs before: stats.json's, plus the crawl-log lines written after it, which
+   * a kill -9 leaves uncounted there (see {@link LoggedSinceStats}).
+   */
+  private static Optional<StatsSnapshot> savedTotals(CrawlDirectory dir, boolean crawlLogOn) throws IOException {
+    Optional<StatsSnapshot> saved = Files.exists(dir.statsJson())
+        ? Optional.of(StatsSnapshot.readFrom(dir.statsJson())) : Optional.empty();
+    if (!crawlLogOn) {
+      return saved;
+    }
+    LoggedSinceStats.Tail tail = LoggedSinceStats.count(dir.crawlLog(), saved.map(StatsSnapshot::crawlLogBytes).orElse(0L));
+    if (tail.lines() == 0) {
+      return saved;
+    }
+    log.info("{} line(s) of {} came after the last stats.json (the crawl was killed, not stopped): counted into the"
+        + " totals", tail.lines(), dir.crawlLog());
+    return Optional.of(saved.orElse(StatsSnapshot.EMPTY).plus(tail.counts()));
+  }
+
   /** Pages the budget has already granted: every settled URL but those stopped before a request. */
   static long fetchAttempts(StatsSnapshot s) {
     long attempts = s.pages();
@@ -327,17 +346,18 @@ public final class Crawl implements AutoCloseable {
   private static java.util.function.Consumer<FetchResult> robotsRecorder(WarcRecorder warc, CrawlLog crawlLog,
       CrawlStats stats) {
     return result -> {
-      stats.robotsFetch();
       if (warc != null) {
         warc.record(result);
       }
-      if (crawlLog != null) {
-        // A redirect is followed by its status line, its body's fate aside (RobotsReader): logged as answered.
-        CrawlOutcome outcome = result.status().answered() || result.isRedirect()
-            ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
-        crawlLog.log(new CrawlLogEntry(result.startedAt(), outcome, result.httpStatus(), result.body().length,
-            result.duration(), result.url(), null, result.contentType(), 0, ROBOTS_TXT_DETAIL));
+      if (crawlLog == null) {
+        stats.robotsFetch();
+        return;
       }
+      // A redirect is followed by its status line, its body's fate aside (RobotsReader): logged as answered.
+      CrawlOutcome outcome = result.status().answered() || result.isRedirect()
+          ? CrawlOutcome.FETCHED : CrawlOutcome.ofFailure(result.status());
+      crawlLog.log(new CrawlLogEntry(result.startedAt(), outcome, result.httpStatus(), result.body().length,
+          result.duration(), result.url(), null, result.contentType(), 0, ROBOTS_TXT_DETAIL), stats::robotsFetch);
     };
   }
 

@@ -296,13 +296,16 @@ final class PageVisit {
   private void log(Lease lease, CrawlOutcome outcome, FetchResult result, String detail) {
     int status = result == null ? 0 : result.httpStatus();
     long bytes = result == null ? 0 : result.body().length;
-    if (crawlLog != null) {
-      crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
-          result == null ? Duration.ZERO : result.duration(), lease.url(), lease.via(),
-          result == null ? null : result.contentType(), lease.depth(), detail));
+    // Counted once logged, with the line under the log's lock (see CrawlStats.countWith): a line
+    // that cannot be written (a full disk) leaves the lease open, and the resume visits and counts
+    // the URL again.
+    Runnable count = () -> stats.page(outcome, status, bytes);
+    if (crawlLog == null) {
+      count.run();
+      return;
     }
-    // Counted once logged: a line that cannot be written (a full disk) leaves the lease open, and
-    // the resume visits and counts the URL again.
-    stats.page(outcome, status, bytes);
+    crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
+        result == null ? Duration.ZERO : result.duration(), lease.url(), lease.via(),
+        result == null ? null : result.contentType(), lease.depth(), detail), count);
   }
 }

@@ -1,11 +1,7 @@
 package dev.crawler.crawl;
 
-import dev.crawler.record.CrawlLogEntry;
-import java.io.BufferedReader;
+import dev.crawler.record.CrawlLogReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,36 +34,17 @@ final class SpentPages {
    *     holds one entry per host fetched)
    */
   static Counts count(Path crawlLog, UnaryOperator<String> hostKey, boolean perHost) throws IOException {
-    long total = 0;
-    long unreadable = 0;
+    long[] total = new long[1];
     Map<String, Long> hosts = new HashMap<>();
-    if (!Files.exists(crawlLog)) {
-      return new Counts(0, Map.of(), 0);
-    }
-    // InputStreamReader replaces bad bytes (a line cut inside a character) instead of failing.
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(Files.newInputStream(crawlLog), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = reader.readLine()) != null) {
-        if (line.isBlank()) {
-          continue;
-        }
-        CrawlLogEntry entry;
-        try {
-          entry = CrawlLogEntry.parse(line);
-        } catch (IllegalArgumentException e) {
-          unreadable++;
-          continue;
-        }
-        if (!entry.outcome().spentAPage() || Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
-          continue;
-        }
-        total++;
-        if (perHost) {
-          hosts.merge(hostKey.apply(entry.url()), 1L, Long::sum);
-        }
+    long unreadable = CrawlLogReader.forEach(crawlLog, 0, entry -> {
+      if (!entry.outcome().spentAPage() || Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
+        return;
       }
-    }
-    return new Counts(total, hosts, unreadable);
+      total[0]++;
+      if (perHost) {
+        hosts.merge(hostKey.apply(entry.url()), 1L, Long::sum);
+      }
+    });
+    return new Counts(total[0], hosts, unreadable);
   }
 }

@@ -1,11 +1,8 @@
 package dev.crawler.record;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -27,17 +24,24 @@ import java.util.concurrent.locks.ReentrantLock;
  * after logging it, and a URL settled without its line would be missing from the log for good
  * (a buffer that flushed once a second lost about a second of lines at each kill). A power cut
  * may still lose the last lines. I/O failures throw {@link UncheckedIOException} naming the file.
+ *
+ * <p>The log keeps its length. A line's counting can run under the log's lock
+ * ({@link #log(CrawlLogEntry, Runnable)}), and counters read under it ({@link #atLength}) then
+ * hold exactly the lines before that length: a crawl resumed after a kill counts the lines after
+ * the length its last stats.json names, and its totals are exact.
  */
 public final class CrawlLog implements AutoCloseable {
   private final Path file;
   private final ReentrantLock lock = new ReentrantLock();
+  /** Written a whole line at a time, unbuffered: one write call a line. */
   private final OutputStream stream;
-  private final Writer out;
+  /** Bytes in the file: every whole line written so far ends here. */
+  private long length;
   private boolean closed;
   /**
-   * The first write that failed (a full disk). Every later call throws it: the writer keeps the
-   * characters it could not write, and writing them later, after space was freed, would log a
-   * URL whose visit never completed; a resume then logs (and counts) it a second time.
+   * The first write that failed (a full disk). Every later call throws it: a line written after
+   * space was freed would follow the failed one's cut bytes, and the visit whose line failed
+   * never completed, so a resume logs (and counts) its URL again.
    */
   private UncheckedIOException failed;
 
@@ -49,10 +53,11 @@ public final class CrawlLog implements AutoCloseable {
         Files.createDirectories(parent);
       }
       boolean endsCut = endsWithoutLineBreak(file);
+      length = Files.exists(file) ? Files.size(file) : 0;
       stream = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-      out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 64 * 1024);
       if (endsCut) {
-        out.write('\n');
+        stream.write('\n');
+        length++;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open crawl log " + file + ": " + e.getMessage(), e);
@@ -60,13 +65,24 @@ public final class CrawlLog implements AutoCloseable {
   }
 
   public void log(CrawlLogEntry entry) {
-    String line = entry.format();
+    log(entry, null);
+  }
+
+  /**
+   * Writes the entry's line, then runs {@code counted} (its stats), both under the log's lock: a
+   * reader of the counters under {@link #atLength} sees the line and its count together or
+   * neither. {@code counted} does not run if the line could not be written.
+   */
+  public void log(CrawlLogEntry entry, Runnable counted) {
+    byte[] line = (entry.format() + '\n').getBytes(StandardCharsets.UTF_8);
     lock.lock();
     try {
       checkOpen();
-      out.write(line);
-      out.write('\n');
-      out.flush();
+      stream.write(line);
+      length += line.length;
+      if (counted != null) {
+        counted.run();
+      }
     } catch (IOException e) {
       throw failure(e);
     } finally {
@@ -74,13 +90,15 @@ public final class CrawlLog implements AutoCloseable {
     }
   }
 
-  public void flush() {
+  /**
+   * Calls {@code read} with the log's length, under its lock: no line is written meanwhile, so
+   * what {@code read} reads of counters that {@link #log(CrawlLogEntry, Runnable)} keeps holds the
+   * lines before that length and none after. Works on a closed or failed log too.
+   */
+  public <T> T atLength(java.util.function.LongFunction<T> read) {
     lock.lock();
     try {
-      checkOpen();
-      out.flush();
-    } catch (IOException e) {
-      throw failure(e);
+      return read.apply(length);
     } finally {
       lock.unlock();
     }
@@ -95,11 +113,7 @@ public final class CrawlLog implements AutoCloseable {
         return;
       }
       closed = true;
-      if (failed != null) {
-        stream.close();   // not out.close(): it would write what the failed write left behind
-        return;
-      }
-      out.close();
+      stream.close();
     } catch (IOException e) {
       throw failure(e);
     } finally {

@@ -1,5 +1,6 @@
 package dev.crawler.stats;
 
+import dev.crawler.record.CrawlLog;
 import dev.crawler.record.CrawlOutcome;
 import java.util.EnumMap;
 import java.util.Map;
@@ -27,6 +28,8 @@ public final class CrawlStats {
   private final LongAdder[] statusClasses = adders(OTHER_STATUS + 1);
   private final LongAdder[] links = adders(VERDICTS.length);
   private volatile StatsSnapshot restored = StatsSnapshot.EMPTY;
+  /** Where pages and robots fetches are logged, counted under its lock; null without a crawl log. */
+  private volatile CrawlLog crawlLog;
 
   /**
    * One URL taken from the frontier and what happened to it.
@@ -57,8 +60,22 @@ public final class CrawlStats {
     robotsFetches.increment();
   }
 
+  /**
+   * Reads the counters under the crawl log's lock from now on, so each snapshot stands for the
+   * log up to a length ({@link StatsSnapshot#crawlLogBytes}). For this, pages and robots fetches
+   * must be counted in {@link CrawlLog#log(dev.crawler.record.CrawlLogEntry, Runnable)}.
+   */
+  public void countWith(CrawlLog log) {
+    crawlLog = Objects.requireNonNull(log, "log");
+  }
+
   /** The totals now, restored ones included. */
   public StatsSnapshot snapshot() {
+    CrawlLog log = crawlLog;
+    return log == null ? read() : log.atLength(length -> read().atCrawlLogLength(length));
+  }
+
+  private StatsSnapshot read() {
     Map<CrawlOutcome, Long> byOutcome = new EnumMap<>(CrawlOutcome.class);
     for (CrawlOutcome outcome : OUTCOMES) {
       byOutcome.put(outcome, outcomes[outcome.ordinal()].sum());

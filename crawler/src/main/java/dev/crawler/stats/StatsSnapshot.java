@@ -22,10 +22,13 @@ import java.util.Map;
  * @param statuses responses by status class
  * @param links discovered URLs by verdict
  * @param robotsFetches robots.txt files requested
+ * @param crawlLogBytes the crawl log's length when the counters were read: its lines before it
+ *     are in them (pages, outcomes, statuses, bytes, robots fetches), none after it; -1 if not
+ *     known (no crawl log, or a stats.json written before this was kept)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outcomes, StatusClasses statuses,
-    Map<LinkVerdict, Long> links, long robotsFetches) {
+    Map<LinkVerdict, Long> links, long robotsFetches, long crawlLogBytes) {
 
   public static final StatsSnapshot EMPTY = new StatsSnapshot(0, 0, Map.of(), StatusClasses.NONE, Map.of(), 0);
 
@@ -33,6 +36,17 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
     outcomes = complete(CrawlOutcome.class, outcomes);
     links = complete(LinkVerdict.class, links);
     statuses = statuses == null ? StatusClasses.NONE : statuses;
+  }
+
+  /** Counters not tied to a crawl log length. */
+  public StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outcomes, StatusClasses statuses,
+      Map<LinkVerdict, Long> links, long robotsFetches) {
+    this(pages, bytes, outcomes, statuses, links, robotsFetches, -1);
+  }
+
+  /** The same counters, standing for the crawl log up to {@code length}. */
+  public StatsSnapshot atCrawlLogLength(long length) {
+    return new StatsSnapshot(pages, bytes, outcomes, statuses, links, robotsFetches, length);
   }
 
   public long outcome(CrawlOutcome outcome) {
@@ -48,14 +62,17 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
     return links.values().stream().mapToLong(Long::longValue).sum();
   }
 
-  /** Counter by counter sum: a resumed crawl's totals are the saved ones plus its own. */
+  /**
+   * Counter by counter sum: a resumed crawl's totals are the saved ones plus its own. The crawl
+   * log length is {@code other}'s, the later of the two.
+   */
   public StatsSnapshot plus(StatsSnapshot other) {
     Map<CrawlOutcome, Long> o = new EnumMap<>(CrawlOutcome.class);
     outcomes.forEach((k, v) -> o.put(k, v + other.outcome(k)));
     Map<LinkVerdict, Long> l = new EnumMap<>(LinkVerdict.class);
     links.forEach((k, v) -> l.put(k, v + other.links(k)));
     return new StatsSnapshot(pages + other.pages, bytes + other.bytes, o, statuses.plus(other.statuses), l,
-        robotsFetches + other.robotsFetches);
+        robotsFetches + other.robotsFetches, other.crawlLogBytes);
   }
 
   /**

@@ -8,6 +8,9 @@ import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.frontier.Frontier;
+import dev.crawler.stats.StatsSnapshot;
+import dev.crawler.record.CrawlOutcome;
+import dev.crawler.record.CrawlLogEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,6 +103,35 @@ class ResumeStateTest {
         .hasMessageContaining("put back the crawl's values");
     assertThat(pages()).as("nothing fetched by the refused resume").isEqualTo(20);
     assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+  }
+
+  /**
+   * After a kill, stats.json lags the crawl log by up to one stats interval: the resume counts the
+   * lines past the length the file names, so the totals stay exact.
+   */
+  @Test
+  void theTotalsAfterAKillCountTheCrawlLogLinesPastTheLastStatsFile() throws Exception {
+    Path crawl = dir.resolve("crawl");
+    assertThat(run(config("10", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
+    Path stale = dir.resolve("stale-stats.json");
+    Files.copy(crawl.resolve("stats.json"), stale);
+    assertThat(run(config("25", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.MAX_PAGES);
+    // As if the second run had been killed just after the first's last stats.json.
+    Files.copy(stale, crawl.resolve("stats.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+
+    StatsSnapshot totals = StatsSnapshot.readFrom(crawl.resolve("stats.json"));
+    List<CrawlLogEntry> lines = Files.readAllLines(crawl.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
+        .map(CrawlLogEntry::parse).toList();
+    List<CrawlLogEntry> pages = lines.stream().filter(e -> !Crawl.ROBOTS_TXT_DETAIL.equals(e.detail())).toList();
+    assertThat(totals.pages()).isEqualTo(pages.size());
+    assertThat(totals.robotsFetches()).isEqualTo(lines.size() - pages.size());
+    for (CrawlOutcome outcome : CrawlOutcome.values()) {
+      assertThat(totals.outcome(outcome)).as(outcome.name())
+          .isEqualTo(pages.stream().filter(e -> e.outcome() == outcome).count());
+    }
+    assertThat(totals.bytes()).isEqualTo(pages.stream().mapToLong(CrawlLogEntry::bytes).sum());
+    assertThat(totals.crawlLogBytes()).isEqualTo(Files.size(crawl.resolve("crawl.log")));
   }
 
   /** A run without a crawl log left pages in stats.json only: a resume with the log on must count them too. */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,14 +65,48 @@ class CrawlLogTest {
     }
   }
 
+  /** A stats.json names the length its counters stand for; a resume counts the lines after it. */
   @Test
-  void flushMakesTheLinesReadableWhileTheLogIsOpen() throws IOException {
+  void theLengthIsTheFilesAndTheCountRunsWithTheLineNeverWithoutIt() throws Exception {
     Path file = dir.resolve("crawl.log");
+    java.util.concurrent.atomic.AtomicLong counted = new java.util.concurrent.atomic.AtomicLong();
     try (CrawlLog log = new CrawlLog(file)) {
-      log.log(entry("http://example.test/1"));
-      log.flush();
-      assertThat(Files.readAllLines(file)).hasSize(1);
+      assertThat(log.<Long>atLength(length -> length)).isZero();
+      log.log(entry("http://example.test/é"), counted::incrementAndGet);   // two UTF-8 bytes for one char
+      assertThat(log.<Long>atLength(length -> length)).isEqualTo(Files.size(file));
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        workers.add(Thread.ofPlatform().start(() -> {
+          for (int i = 0; i < 2_000; i++) {
+            log.log(entry("http://example.test/" + thread + "/" + i), counted::incrementAndGet);
+          }
+        }));
+      }
+      // While they write: every length read holds exactly the lines counted at that moment.
+      while (workers.stream().anyMatch(Thread::isAlive)) {
+        long[] seen = log.atLength(length -> new long[] {length, counted.get()});
+        assertThat(linesIn(file, seen[0])).isEqualTo(seen[1]);
+      }
+      for (Thread worker : workers) {
+        worker.join();
+      }
+      assertThat(log.<Long>atLength(length -> length)).isEqualTo(Files.size(file));
     }
+    // Reopened after a line cut by a kill: the break that ends it counts in the length.
+    Files.write(file, "2026-12-01T00:00:00Z 200".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+    try (CrawlLog log = new CrawlLog(file)) {
+      assertThat(log.<Long>atLength(length -> length)).isEqualTo(Files.size(file));
+    }
+  }
+
+  private static long linesIn(Path file, long length) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    long lines = 0;
+    for (int i = 0; i < length; i++) {
+      lines += bytes[i] == '\n' ? 1 : 0;
+    }
+    return lines;
   }
 
   @Test

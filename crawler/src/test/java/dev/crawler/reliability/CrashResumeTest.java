@@ -6,6 +6,8 @@ import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlOutcome;
+import dev.crawler.stats.StatsSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,6 +54,7 @@ class CrashResumeTest {
   static KillAudit audit;
   static Map<String, Long> requested;
   static List<CrawlLogEntry> crawlLog;
+  static StatsSnapshot finalTotals;
   static int unreadableLines;
   static int lastExit;
   static List<String> outputs = new ArrayList<>();
@@ -92,6 +95,7 @@ class CrashResumeTest {
     }
     requested = log.countsByUrl();
     crawlLog = readCrawlLog(dir.resolve("crawl").resolve("crawl.log"));
+    finalTotals = StatsSnapshot.readFrom(dir.resolve("crawl").resolve("stats.json"));
     audit = new KillAudit(site.port(), kills, log.all(), crawlLog);
     millis = (System.nanoTime() - started) / 1_000_000;
   }
@@ -182,6 +186,22 @@ class CrashResumeTest {
     crawlLog.stream().map(CrawlLogEntry::url).forEach(settled::add);
     assertThat(settled).containsAll(expected);
     assertThat(unreadableLines).isLessThanOrEqualTo(KILLS);
+  }
+
+  /**
+   * stats.json is rewritten every stats interval, so at each kill it lagged the crawl log; each
+   * resume counted the lines past it, and the last clean stop's totals match the log line by line.
+   */
+  @Test
+  void theFinalTotalsCountEveryCrawlLogLineOnce() {
+    List<CrawlLogEntry> pages = crawlLog.stream().filter(e -> !"robots.txt".equals(e.detail())).toList();
+    assertThat(finalTotals.pages()).isEqualTo(pages.size());
+    assertThat(finalTotals.robotsFetches()).isEqualTo(crawlLog.size() - pages.size());
+    for (CrawlOutcome outcome : CrawlOutcome.values()) {
+      assertThat(finalTotals.outcome(outcome)).as(outcome.name())
+          .isEqualTo(pages.stream().filter(e -> e.outcome() == outcome).count());
+    }
+    assertThat(finalTotals.bytes()).isEqualTo(pages.stream().mapToLong(CrawlLogEntry::bytes).sum());
   }
 
   @Test
