@@ -24,11 +24,13 @@ import java.util.Map;
  * @param robotsFetches robots.txt files requested
  * @param crawlLogBytes the crawl log's length when the counters were read: its lines before it
  *     are in them (pages, outcomes, statuses, bytes, robots fetches), none after it; -1 if not
- *     known (no crawl log, or a stats.json written before this was kept)
+ *     known (no crawl log, or a stats.json written before this was kept). Boxed so that a file
+ *     without it reads as -1: as a {@code long} Jackson would read 0, and a resume would count the
+ *     whole log again on top of the totals.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outcomes, StatusClasses statuses,
-    Map<LinkVerdict, Long> links, long robotsFetches, long crawlLogBytes) {
+    Map<LinkVerdict, Long> links, long robotsFetches, Long crawlLogBytes) {
 
   public static final StatsSnapshot EMPTY = new StatsSnapshot(0, 0, Map.of(), StatusClasses.NONE, Map.of(), 0);
 
@@ -36,12 +38,13 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
     outcomes = complete(CrawlOutcome.class, outcomes);
     links = complete(LinkVerdict.class, links);
     statuses = statuses == null ? StatusClasses.NONE : statuses;
+    crawlLogBytes = crawlLogBytes == null ? -1L : crawlLogBytes;
   }
 
   /** Counters not tied to a crawl log length. */
   public StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outcomes, StatusClasses statuses,
       Map<LinkVerdict, Long> links, long robotsFetches) {
-    this(pages, bytes, outcomes, statuses, links, robotsFetches, -1);
+    this(pages, bytes, outcomes, statuses, links, robotsFetches, -1L);
   }
 
   /** The same counters, standing for the crawl log up to {@code length}. */

@@ -69,6 +69,8 @@ class StatsSnapshotJsonTest {
     assertThat(s.links(LinkVerdict.NEW)).isEqualTo(3);
     assertThat(s.links(LinkVerdict.DUPLICATE)).isZero();
     assertThat(s.bytes()).isZero();
+    // Not 0: a resume would count the whole crawl log again on top of these totals.
+    assertThat(s.crawlLogBytes()).as("a file written before the crawl log's length was kept").isEqualTo(-1);
   }
 
   @Test
