@@ -551,7 +551,7 @@ public final class Crawl implements AutoCloseable {
         part.close();
       } catch (Exception e) {
         log.warn("After the failure, {} did not close cleanly: {}; {}", part.getClass().getSimpleName(),
-            e.getMessage(), part instanceof CrawlLog ? "its last buffered lines are lost"
+            e.getMessage(), part instanceof CrawlLog ? "every line it wrote is on disk"
                 : "a resume recovers it from what is on disk");
         log.debug("Cause", e);
       }

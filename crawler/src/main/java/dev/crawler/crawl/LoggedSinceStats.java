@@ -27,10 +27,11 @@ final class LoggedSinceStats {
   /**
    * Counts the crawl log's lines from {@code from}: {@link StatsSnapshot#crawlLogBytes} of the
    * saved stats, or 0 for a crawl with no stats.json yet. Nothing is counted if {@code from} is
-   * unknown (-1, a stats.json of an earlier build) or past the log's end (the log replaced).
+   * unknown (-1, a stats.json of an earlier build) or begins no line of the log (the log
+   * replaced since).
    */
   static Tail count(Path crawlLog, long from) throws IOException {
-    if (from < 0 || !Files.exists(crawlLog) || from > Files.size(crawlLog)) {
+    if (from < 0 || !Files.exists(crawlLog) || !CrawlLogReader.startsALine(crawlLog, from)) {
       return new Tail(StatsSnapshot.EMPTY, 0, 0);
     }
     CrawlStats stats = new CrawlStats();

@@ -3,9 +3,7 @@ package dev.crawler.record;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The crawl log: one {@link CrawlLogEntry} line per URL taken from the frontier, appended to
- * one UTF-8 file. A resumed crawl appends to the same file; if the previous crawl was killed in
- * the middle of a line, that cut line is ended first, so it stays one bad line instead of
- * spoiling the first new one.
+ * one UTF-8 file. A resumed crawl appends to the same file. If the previous run left a line
+ * cut (a full disk, a power cut), its bytes are removed first: its visit was neither counted nor
+ * settled, so the URL is visited and logged again, and a cut line that still read as a whole one
+ * (cut inside its last column) would count that visit twice.
  *
  * <p>Thread-safe. Each line is handed to the operating system before {@link #log} returns (one
  * write call, no fsync), so a kill -9 loses no line: the crawl settles a URL in its frontier only
@@ -52,13 +51,8 @@ public final class CrawlLog implements AutoCloseable {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      boolean endsCut = endsWithoutLineBreak(file);
-      length = Files.exists(file) ? Files.size(file) : 0;
+      length = dropCutLine(file);
       stream = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-      if (endsCut) {
-        stream.write('\n');
-        length++;
-      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open crawl log " + file + ": " + e.getMessage(), e);
     }
@@ -139,17 +133,19 @@ public final class CrawlLog implements AutoCloseable {
     return failed;
   }
 
-  private static boolean endsWithoutLineBreak(Path file) throws IOException {
+  /** Cuts the file after its last line break, if anything follows it; returns the file's length. */
+  private static long dropCutLine(Path file) throws IOException {
     if (!Files.exists(file)) {
-      return false;
+      return 0;
     }
-    try (SeekableByteChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      if (channel.size() == 0) {
-        return false;
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long end = channel.size();
+      long whole = CrawlLogReader.wholeLinesLength(channel);
+      if (whole < end) {
+        channel.truncate(whole);
       }
-      ByteBuffer last = ByteBuffer.allocate(1);
-      channel.position(channel.size() - 1).read(last);
-      return last.get(0) != '\n';
+      return whole;
     }
   }
+
 }

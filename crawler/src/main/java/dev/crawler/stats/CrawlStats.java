@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.LongAdder;
  * The crawl's own counters, updated by every fetch worker. Each update is a few
  * {@link LongAdder} increments, which do not contend the way one shared atomic would.
  *
- * <p>A {@link #snapshot()} reads the counters one after another, not all at one instant: a
- * page counted while the snapshot is taken may be in {@code pages} and not yet in
- * {@code outcomes}. Each counter is exact; sums of them may be off by the updates in flight.
+ * <p>With a crawl log ({@link #countWith}), pages and robots.txt fetches are counted under its
+ * lock and a {@link #snapshot()} reads them under it too, so they agree with each other and with
+ * the log's lines. Links are counted outside it: a snapshot may miss a page's links in flight.
+ * Without a crawl log the counters are read one after another, not at one instant: a page
+ * counted meanwhile may be in {@code pages} and not yet in {@code outcomes}.
  */
 public final class CrawlStats {
   private static final CrawlOutcome[] OUTCOMES = CrawlOutcome.values();
