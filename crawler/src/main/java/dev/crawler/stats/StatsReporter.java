@@ -62,7 +62,12 @@ public final class StatsReporter implements AutoCloseable {
     this.previous = start;
   }
 
-  /** Starts the one daemon thread that reports every interval. */
+  /**
+   * Writes stats.json at once, then starts the one daemon thread that reports every interval.
+   * The first write names where this run's crawl-log lines begin (see
+   * {@link StatsSnapshot#crawlLogBytes}), so a kill before the first interval loses none of them
+   * from the totals, even after a stats.json that did not name it.
+   */
   public synchronized void start() {
     checkState(!closed, "StatsReporter is closed");
     if (timer != null) {
@@ -73,6 +78,7 @@ public final class StatsReporter implements AutoCloseable {
     synchronized (tickLock) {
       start = new Sample(clock.instant(), start.crawl(), null, null);
       previous = start;
+      write(StatsFile.of(start, previous, sampleAt(start.time())));
     }
     timer = Executors.newSingleThreadScheduledExecutor(task -> {
       Thread thread = new Thread(task, "crawl-stats");
@@ -136,7 +142,11 @@ public final class StatsReporter implements AutoCloseable {
   }
 
   private Sample sample() {
-    return new Sample(clock.instant(), stats.snapshot(), ask(frontier, "frontier"), ask(seen, "URL-seen service"));
+    return sampleAt(clock.instant());
+  }
+
+  private Sample sampleAt(java.time.Instant time) {
+    return new Sample(time, stats.snapshot(), ask(frontier, "frontier"), ask(seen, "URL-seen service"));
   }
 
   private static <T> T ask(Supplier<T> source, String what) {

@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.crawler.frontier.FrontierStats;
+import dev.crawler.record.CrawlLog;
+import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +65,25 @@ class StatsReporterTest {
       assertThat(messages()).hasSizeGreaterThanOrEqualTo(2).allMatch(line -> line.startsWith("pages 1 (+"));
       assertThat(logged.list.get(0).getLevel()).hasToString("INFO");
       assertThat(StatsSnapshot.readFrom(json).pages()).isEqualTo(1);
+    }
+  }
+
+  /** A kill before the first interval must not lose this run's crawl-log lines from the totals. */
+  @Test
+  void startWritesStatsJsonAtOnceNamingTheCrawlLogLength() throws Exception {
+    Path json = dir.resolve("stats.json");
+    try (CrawlLog log = new CrawlLog(dir.resolve("crawl.log"))) {
+      CrawlStats stats = new CrawlStats();
+      stats.countWith(log);
+      CrawlLogEntry line = new CrawlLogEntry(Instant.EPOCH, CrawlOutcome.FETCHED, 200, 10, Duration.ofMillis(5),
+          "http://example.test/", null, "text/html", 0, null);
+      log.log(line, () -> stats.page(CrawlOutcome.FETCHED, 200, 10));
+      StatsReporter reporter = new StatsReporter(stats, null, null, json, Duration.ofHours(1), clock);
+      reporter.start();
+      StatsSnapshot written = StatsSnapshot.readFrom(json);
+      assertThat(written.pages()).isEqualTo(1);
+      assertThat(written.crawlLogBytes()).isEqualTo(Files.size(dir.resolve("crawl.log")));
+      reporter.close();
     }
   }
 
