@@ -319,7 +319,8 @@ public final class Crawl implements AutoCloseable {
     if (!crawlLogOn) {
       return saved;
     }
-    LoggedSinceStats.Tail tail = LoggedSinceStats.count(dir.crawlLog(), saved.map(StatsSnapshot::crawlLogBytes).orElse(0L));
+    long countedUpTo = saved.map(StatsSnapshot::crawlLogBytes).orElse(0L);
+    LoggedSinceStats.Tail tail = LoggedSinceStats.count(dir.crawlLog(), countedUpTo);
     if (tail.lines() == 0) {
       return saved;
     }

@@ -17,10 +17,10 @@ import java.nio.file.Path;
 final class LoggedSinceStats {
   /**
    * @param counts the lines' counters
-   * @param lines the lines counted
-   * @param unreadableLines lines that are no crawl-log lines (one cut by a kill)
+   * @param lines the lines counted (lines that are no crawl-log lines, or a last one cut short,
+   *     are not: their visits were not settled)
    */
-  record Tail(StatsSnapshot counts, long lines, long unreadableLines) {}
+  record Tail(StatsSnapshot counts, long lines) {}
 
   private LoggedSinceStats() {}
 
@@ -32,11 +32,11 @@ final class LoggedSinceStats {
    */
   static Tail count(Path crawlLog, long from) throws IOException {
     if (from < 0 || !Files.exists(crawlLog) || !CrawlLogReader.startsALine(crawlLog, from)) {
-      return new Tail(StatsSnapshot.EMPTY, 0, 0);
+      return new Tail(StatsSnapshot.EMPTY, 0);
     }
     CrawlStats stats = new CrawlStats();
     long[] lines = new long[1];
-    long unreadable = CrawlLogReader.forEach(crawlLog, from, entry -> {
+    CrawlLogReader.forEach(crawlLog, from, entry -> {
       lines[0]++;
       if (Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
         stats.robotsFetch();
@@ -44,6 +44,6 @@ final class LoggedSinceStats {
         stats.page(entry.outcome(), entry.httpStatus(), entry.bytes());
       }
     });
-    return new Tail(stats.snapshot(), lines[0], unreadable);
+    return new Tail(stats.snapshot(), lines[0]);
   }
 }
