@@ -49,7 +49,8 @@ public final class CrawlConfig {
         s.get(SCOPE_MAX_URL_LENGTH), s.get(SCOPE_MAX_REPEATED_SEGMENTS), s.get(SCOPE_MAX_QUERY_PARAMETERS));
     this.normalize = new Normalize(s.get(NORMALIZE_STRIP_PARAMETERS), s.get(NORMALIZE_SORT_QUERY));
     this.seen = new Seen(s.get(SEEN_EXPECTED_URLS), s.get(SEEN_FALSE_POSITIVE_RATE), s.get(SEEN_MEMORY_BUDGET),
-        s.get(SEEN_FILTER_LAYOUT), s.get(SEEN_POLICY), s.get(SEEN_ON_CAPACITY), s.get(SEEN_RECENT_MEMORY), s.get(SEEN_STORE_CACHE));
+        s.get(SEEN_FILTER_LAYOUT), s.get(SEEN_POLICY), s.get(SEEN_ON_CAPACITY), s.get(SEEN_RECENT_MEMORY),
+        s.get(SEEN_STORE_CACHE));
     this.robots = new Robots(s.get(ROBOTS_CACHE_HOSTS), s.get(ROBOTS_CACHE_EXPIRY), s.get(ROBOTS_SITEMAPS));
     this.parse = new Parse(s.get(PARSE_OBEY_REL_NOFOLLOW));
     this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS));
@@ -164,7 +165,7 @@ public final class CrawlConfig {
   public record Limits(OptionalLong maxPages, OptionalLong maxDepth, OptionalLong maxPagesPerHost,
       Optional<Duration> maxDuration) {}
 
-  /** {@code queueBy}: the frontier's queue key, so what {@code defaultDelay} and {@code connectionsPerHost} apply to. */
+  /** {@code queueBy}: the frontier's queue key, so what {@code defaultDelay} and {@code connectionsPerHost} cover. */
   public record Politeness(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost, QueueBy queueBy,
       Duration maxRetryAfter, ErrorBackoff errorBackoff) {
     public enum QueueBy { HOST, DOMAIN }
@@ -190,7 +191,8 @@ public final class CrawlConfig {
    * store's block cache, read only under {@code VERIFY}.
    */
   public record Seen(long expectedUrls, double falsePositiveRate, Optional<DataSize> memoryBudget,
-      FilterLayout filterLayout, FalsePositivePolicy falsePositivePolicy, CapacityPolicy onCapacity, DataSize recentMemory, DataSize storeCache) {
+      FilterLayout filterLayout, FalsePositivePolicy falsePositivePolicy, CapacityPolicy onCapacity,
+      DataSize recentMemory, DataSize storeCache) {
     public enum FilterLayout { CACHE_LINE, PAGE }
 
     public enum FalsePositivePolicy { ACCEPT, VERIFY }

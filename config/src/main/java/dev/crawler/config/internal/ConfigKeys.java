@@ -87,7 +87,8 @@ public final class ConfigKeys {
   public static final ConfigKey<Duration> POLITENESS_MAX_CRAWL_DELAY = ConfigKey.of("politeness.max-crawl-delay",
       duration(Duration.ZERO), "30s", "Longest robots.txt Crawl-delay honoured; longer ones are capped to this.");
   public static final ConfigKey<Integer> POLITENESS_CONNECTIONS_PER_HOST = ConfigKey.of(
-      "politeness.connections-per-host", integer(1, 64), "1", "Fetches in flight at once to one host (one queue, see queue-by).");
+      "politeness.connections-per-host", integer(1, 64), "1",
+      "Fetches in flight at once to one host (one queue, see queue-by).");
   public static final ConfigKey<CrawlConfig.Politeness.QueueBy> POLITENESS_QUEUE_BY = ConfigKey.of(
       "politeness.queue-by", choice(CrawlConfig.Politeness.QueueBy.class), "host",
       "What shares one queue, its delay and its connections: host (and port), or domain (every host of a registered "
