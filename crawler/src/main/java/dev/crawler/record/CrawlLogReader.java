@@ -21,7 +21,8 @@ public final class CrawlLogReader {
    * Hands each line from byte {@code from} on to {@code action}; blank lines are skipped, and
    * lines that are no crawl-log lines are counted, not handed on. So is a last line without its
    * line break, cut by a full disk or a power cut, even if what is left of it reads as a line:
-   * its visit was not settled.
+   * its visit was not settled. If {@code from} begins no line (the log was replaced since the
+   * length was kept), nothing is handed on.
    *
    * @param from a line's first byte (a length kept by {@link CrawlLog#atLength}); 0 for the whole log
    * @return the lines that could not be read; 0 as well if the file does not exist
@@ -36,7 +37,7 @@ public final class CrawlLogReader {
       if (whole < channel.size()) {
         unreadable++;   // the cut line
       }
-      if (from >= whole) {
+      if (from >= whole || !startsALine(channel, from)) {
         return unreadable;
       }
       channel.position(from);
@@ -61,18 +62,13 @@ public final class CrawlLogReader {
     return unreadable;
   }
 
-  /** Whether byte {@code offset} of the file begins a line: the first byte, or one after a line break. */
-  public static boolean startsALine(Path file, long offset) throws IOException {
+  /** Whether byte {@code offset} (within the file) begins a line: the first byte, or one after a line break. */
+  private static boolean startsALine(FileChannel channel, long offset) throws IOException {
     if (offset == 0) {
       return true;
     }
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      if (offset > channel.size()) {
-        return false;
-      }
-      ByteBuffer before = ByteBuffer.allocate(1);
-      return channel.read(before, offset - 1) == 1 && before.get(0) == '\n';
-    }
+    ByteBuffer before = ByteBuffer.allocate(1);
+    return channel.read(before, offset - 1) == 1 && before.get(0) == '\n';
   }
 
   /** The file's bytes up to and including its last line break (0 if it has none). */

@@ -8,9 +8,8 @@ import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.frontier.Frontier;
-import dev.crawler.stats.StatsSnapshot;
-import dev.crawler.record.CrawlOutcome;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.stats.StatsSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,26 +80,26 @@ class ResumeStateTest {
   /** Another normal form would give every URL found again a new spelling, and refetch the whole crawl. */
   @Test
   void aResumeThatWouldSpellUrlsOtherwiseIsRefusedAndChangesNothing() throws Exception {
-    assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
-    CrawlConfig sorting = CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
-        "normalize:\n  sort-query: true\n");
-    assertThatThrownBy(() -> run(sorting, Crawl.Start.RESUME)).isInstanceOf(CrawlStartException.class)
-        .hasMessageContaining("normalize.sort-query: true (the crawl began with false)")
-        .hasMessageContaining("put back the crawl's values");
-    assertThat(pages()).as("nothing fetched by the refused resume").isEqualTo(20);
-    assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
+    assertAResumeWithIsRefused(CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
+        "normalize:\n  sort-query: true\n"), "normalize.sort-query: true (the crawl began with false)");
   }
 
   /** The URLs queued by host would stay in their queues beside the new ones by domain: a site served twice at once. */
   @Test
   void aResumeWithAnotherQueueKeyIsRefusedAndChangesNothing() throws Exception {
+    assertAResumeWithIsRefused(CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
+        Map.of("default-delay", "0ms", "queue-by", "domain"), ""),
+        "politeness.queue-by: domain (the crawl began with host)", "beyond its delay and connection limit");
+  }
+
+  /** Crawls 20 pages, is refused a resume with {@code changed} (its message holding {@code says}), then resumes as begun. */
+  private void assertAResumeWithIsRefused(CrawlConfig changed, String... says) throws Exception {
     assertThat(run(config("20", "unlimited"), Crawl.Start.NEW)).isEqualTo(StopReason.MAX_PAGES);
-    CrawlConfig byDomain = CrawlEndToEndTest.config(dir.resolve("crawl"), "unlimited", "unlimited", 1,
-        Map.of("default-delay", "0ms", "queue-by", "domain"), "");
-    assertThatThrownBy(() -> run(byDomain, Crawl.Start.RESUME)).isInstanceOf(CrawlStartException.class)
-        .hasMessageContaining("politeness.queue-by: domain (the crawl began with host)")
-        .hasMessageContaining("beyond its delay and connection limit")
+    var refusal = assertThatThrownBy(() -> run(changed, Crawl.Start.RESUME)).isInstanceOf(CrawlStartException.class)
         .hasMessageContaining("put back the crawl's values");
+    for (String text : says) {
+      refusal.hasMessageContaining(text);
+    }
     assertThat(pages()).as("nothing fetched by the refused resume").isEqualTo(20);
     assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
   }
@@ -121,16 +120,8 @@ class ResumeStateTest {
     assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
 
     StatsSnapshot totals = StatsSnapshot.readFrom(crawl.resolve("stats.json"));
-    List<CrawlLogEntry> lines = Files.readAllLines(crawl.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
-    List<CrawlLogEntry> pages = lines.stream().filter(e -> !Crawl.ROBOTS_TXT_DETAIL.equals(e.detail())).toList();
-    assertThat(totals.pages()).isEqualTo(pages.size());
-    assertThat(totals.robotsFetches()).isEqualTo(lines.size() - pages.size());
-    for (CrawlOutcome outcome : CrawlOutcome.values()) {
-      assertThat(totals.outcome(outcome)).as(outcome.name())
-          .isEqualTo(pages.stream().filter(e -> e.outcome() == outcome).count());
-    }
-    assertThat(totals.bytes()).isEqualTo(pages.stream().mapToLong(CrawlLogEntry::bytes).sum());
+    TotalsAgainstTheLog.assertTotalsMatch(totals, Files.readAllLines(crawl.resolve("crawl.log"),
+        StandardCharsets.UTF_8).stream().map(CrawlLogEntry::parse).toList());
     assertThat(totals.crawlLogBytes()).isEqualTo(Files.size(crawl.resolve("crawl.log")));
   }
 

@@ -113,6 +113,23 @@ class CrawlLogTest {
     }
   }
 
+  /** A kept length that begins no line (the log replaced since) reads nothing rather than half a line on. */
+  @Test
+  void readingFromALengthThatBeginsNoLineReadsNothing() throws IOException {
+    Path file = dir.resolve("crawl.log");
+    try (CrawlLog log = new CrawlLog(file)) {
+      log.log(entry("http://example.test/1"));
+      log.log(entry("http://example.test/2"));
+    }
+    long second = Files.readString(file).indexOf('\n') + 1;
+    List<String> read = new ArrayList<>();
+    CrawlLogReader.forEach(file, second, e -> read.add(e.url()));
+    assertThat(read).containsExactly("http://example.test/2");
+    read.clear();
+    CrawlLogReader.forEach(file, second + 3, e -> read.add(e.url()));
+    assertThat(read).isEmpty();
+  }
+
   private static long linesIn(Path file, long length) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
     long lines = 0;
