@@ -1,0 +1,201 @@
+package dev.crawler.frontier;
+
+import dev.crawler.frontier.internal.FrontierStore;
+import dev.crawler.frontier.internal.HostKeys;
+import dev.crawler.frontier.internal.HostState;
+import dev.crawler.frontier.internal.PartitionCounters;
+import dev.crawler.frontier.internal.QueuedUrl;
+import dev.crawler.frontier.internal.ScheduleKey;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The floor under {@link FrontierBench}: the writes the frontier makes, with its own store
+ * (same RocksDB options, a database and a group commit per partition group), and nothing else:
+ * no reads, no schedule, no locks of the frontier's. What it measures is what this machine's
+ * RocksDB allows, so the frontier's figures can be read as a fraction of it.
+ * <ul>
+ *   <li>offer: the same URLs as {@code FrontierBench} in batches of 1,000, each batch one write
+ *       a group: a queue entry a URL, and for a host's first URL its state and schedule row;
+ *   <li>complete: each operation one write of what a durable {@code complete(FETCHED)} writes
+ *       (the queue entry removed, the host's state, its schedule row moved, the partition's
+ *       counters), awaited before the next; a thread a group, as the frontier's fetchers
+ *       settle.
+ * </ul>
+ * Run from {@code frontier/} (classpath as for {@code FrontierBench}):
+ * <pre>
+ *   java --enable-native-access=ALL-UNNAMED -Xmx1g -cp target/test-classes:target/classes:$(cat target/bench.classpath) \
+ *     dev.crawler.frontier.StoreFloorBench 1000000 100000 4 2 400000 /tmp/floor-store
+ * </pre>
+ * Arguments: URLs, hosts, partitions, threads, completions, folder (deleted first).
+ */
+public final class StoreFloorBench {
+  private static final byte[] SCHEDULE_VALUE = {1};
+
+  public static void main(String[] args) throws Exception {
+    long urls = Long.parseLong(args[0]);
+    int hosts = Integer.parseInt(args[1]);
+    int partitions = Integer.parseInt(args[2]);
+    int threads = Integer.parseInt(args[3]);
+    long completions = Long.parseLong(args[4]);
+    Path dir = Path.of(args[5]);
+    FrontierBench.deleteRecursively(dir);
+    int groups = Math.min(partitions, 16);
+    FrontierOptions defaults = FrontierOptions.builder().build();
+    try (FrontierStore root = FrontierStore.open(dir, false, defaults.blockCacheBytes(), defaults.memtableBytes(),
+        partitions, groups)) {
+      List<FrontierStore> stores = root.openGroups(partitions);
+      try {
+        run(stores, urls, hosts, partitions, threads, completions);
+      } finally {
+        for (int g = stores.size() - 1; g >= 0; g--) {
+          stores.get(g).close();
+        }
+      }
+    }
+    FrontierBench.deleteRecursively(dir);
+  }
+
+  private static void run(List<FrontierStore> stores, long urls, int hosts, int partitions, int threads,
+      long completions) throws InterruptedException {
+    int groups = stores.size();
+    byte[][] hostUtf8 = new byte[hosts][];
+    int[] partitionOf = new int[hosts];
+    for (int h = 0; h < hosts; h++) {
+      hostUtf8[h] = ("www.host" + h + ".example.com").getBytes(StandardCharsets.UTF_8);
+      partitionOf[h] = HostKeys.partition(hostUtf8[h], partitions);
+    }
+    // The keys each group will complete, in the order offered (enough for the completions asked).
+    List<List<byte[]>> toComplete = new ArrayList<>();
+    List<List<Integer>> hostOfKey = new ArrayList<>();
+    for (int g = 0; g < groups; g++) {
+      toComplete.add(new ArrayList<>());
+      hostOfKey.add(new ArrayList<>());
+    }
+    boolean[] seen = new boolean[hosts];
+    PartitionCounters[] counters = new PartitionCounters[partitions];
+    for (int p = 0; p < partitions; p++) {
+      counters[p] = new PartitionCounters(p);
+    }
+    long now = System.currentTimeMillis();
+    long seq = 0;
+    long cpuStart = processCpuNanos();
+    long start = System.nanoTime();
+    for (long first = 0; first < urls; first += 1_000) {
+      List<List<byte[][]>> perGroup = new ArrayList<>();
+      for (int g = 0; g < groups; g++) {
+        perGroup.add(new ArrayList<>());
+      }
+      for (long i = first; i < Math.min(urls, first + 1_000); i++) {
+        int host = (int) ((i * 1_000_003L) % hosts);
+        int partition = partitionOf[host];
+        int group = partition % groups;
+        byte[] key = QueuedUrl.key(partition, hostUtf8[host], 0, ++seq);
+        String url = "https://www.host" + host + ".example.com/section/" + (i % 97) + "/page-" + i + ".html";
+        perGroup.get(group).add(new byte[][] {key, QueuedUrl.value(url, 1 + (int) (i % 5), 0, null)});
+        if (!seen[host]) {
+          seen[host] = true;
+          perGroup.get(group).add(new byte[][] {HostState.key(partition, hostUtf8[host]),
+              HostState.NEW.withActive(true, now).encode(), ScheduleKey.encode(partition, now, hostUtf8[host])});
+        }
+        counters[partition].queued++;
+        if (toComplete.get(group).size() < completions) {
+          toComplete.get(group).add(key);
+          hostOfKey.get(group).add(host);
+        }
+      }
+      for (int g = 0; g < groups; g++) {
+        List<byte[][]> writes = perGroup.get(g);
+        if (writes.isEmpty()) {
+          continue;
+        }
+        FrontierStore store = stores.get(g);
+        List<byte[][]> counterWrites = new ArrayList<>();
+        for (int p = g; p < partitions; p += groups) {
+          counterWrites.add(new byte[][] {counters[p].key(), counters[p].encode()});
+        }
+        store.awaitWritten(store.stage(batch -> {
+          for (byte[][] w : writes) {
+            if (w.length == 2) {
+              batch.put(store.queue, w[0], w[1]);
+            } else {
+              batch.put(store.hosts, w[0], w[1]);
+              batch.put(store.schedule, w[2], SCHEDULE_VALUE);
+            }
+          }
+          for (byte[][] c : counterWrites) {
+            batch.put(store.counters, c[0], c[1]);
+          }
+        }));
+      }
+    }
+    double offerSeconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf(Locale.ROOT, "offer_urls_per_s %d%noffer_cpu_ns_per_url %d%n", Math.round(urls / offerSeconds),
+        (processCpuNanos() - cpuStart) / urls);
+
+    AtomicLong done = new AtomicLong();
+    AtomicIntegerArray next = new AtomicIntegerArray(groups);
+    long perThread = completions / threads;
+    List<Thread> workers = new ArrayList<>();
+    cpuStart = processCpuNanos();
+    start = System.nanoTime();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      Thread worker = new Thread(() -> {
+        // Thread t completes the keys of groups t, t + threads, ... in turn (with fewer groups
+        // than threads, threads share a group, as the frontier's fetchers then do).
+        long step = 0;
+        for (long n = 0; n < perThread; n++) {
+          int group = (int) (thread + (step++ % Math.max(1, groups / threads)) * threads) % groups;
+          int index = next.getAndIncrement(group);
+          if (index >= toComplete.get(group).size()) {
+            return;
+          }
+          byte[] key = toComplete.get(group).get(index);
+          int host = hostOfKey.get(group).get(index);
+          int partition = partitionOf[host];
+          long at = System.currentTimeMillis();
+          byte[] stateKey = HostState.key(partition, hostUtf8[host]);
+          byte[] state = HostState.NEW.withActive(true, at).encode();
+          byte[] oldRow = ScheduleKey.encode(partition, at - 1, hostUtf8[host]);
+          byte[] newRow = ScheduleKey.encode(partition, at, hostUtf8[host]);
+          PartitionCounters c = counters[partition];
+          byte[] counterValue;
+          synchronized (c) {
+            c.queued--;
+            c.fetched++;
+            counterValue = c.encode();
+          }
+          FrontierStore store = stores.get(group);
+          store.awaitWritten(store.stage(batch -> {
+            batch.singleDelete(store.queue, key);
+            batch.put(store.hosts, stateKey, state);
+            batch.delete(store.schedule, oldRow);
+            batch.put(store.schedule, newRow, SCHEDULE_VALUE);
+            batch.put(store.counters, c.key(), counterValue);
+          }));
+          done.incrementAndGet();
+        }
+      }, "completer-" + t);
+      workers.add(worker);
+      worker.start();
+    }
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf(Locale.ROOT, "complete_ops %d%ncomplete_per_s %d%ncomplete_cpu_ns_per_op %d%n", done.get(),
+        Math.round(done.get() / seconds), (processCpuNanos() - cpuStart) / Math.max(1, done.get()));
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+}
