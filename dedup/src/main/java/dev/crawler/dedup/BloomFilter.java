@@ -72,7 +72,7 @@ public final class BloomFilter {
   private final double targetRate;
   private final LongAdder insertions = new LongAdder();
   private final LongAdder setBits = new LongAdder();
-  /** Written when a prefetch's loads sum to {@link #SINK_MATCH}, practically never; see {@link #prefetch}. */
+  /** Written when a prefetch's loads sum to {@link #SINK_MATCH}, practically never; see {@link #keepLoads}. */
   @SuppressWarnings("unused")
   private long prefetchSink;
   private static final long SINK_MATCH = 0x9E3779B97F4A7C15L;
@@ -164,15 +164,13 @@ public final class BloomFilter {
 
   /**
    * Sets the key's bits; returns how many this call turned on (0: all were set already). The
-   * caller counts them: {@link #putAll} once a batch, since each count is an atomic add.
+   * caller counts them: {@link #put} for its key, {@link #putAll} once a batch, since each count
+   * is an atomic add.
    */
   private int setMissingBits(long high, long low) {
     long base = firstWord(high);
-    return setMissingBits(bits.pageOf(base), BitBlocks.offsetInPage(base), low);
-  }
-
-  /** {@link #setMissingBits(long, long)} for a key whose block is at {@code offset} of {@code page}. */
-  private int setMissingBits(long[] page, int offset, long low) {
+    long[] page = bits.pageOf(base);
+    int offset = BitBlocks.offsetInPage(base);
     // Pass 1: plain reads of every word. They do not depend on each other, so their
     // cache misses overlap; and a key already present (most keys in a crawl) needs no
     // atomic write at all.
@@ -181,29 +179,17 @@ public final class BloomFilter {
       int position = position(low, i);
       allSet &= (BitBlocks.word(page, offset + (position >>> 6)) & (1L << position)) != 0;
     }
-    if (allSet) {
-      return 0;
-    }
-    // Pass 2: set the bits that are not set yet (an atomic write costs several times a
-    // cached read, and at capacity about half the bits are set already), counting the
-    // ones this call turned on. 0 if another thread set the last bits between the passes.
-    int newlySet = 0;
-    for (int i = 0; i < hashes; i++) {
-      int position = position(low, i);
-      int index = offset + (position >>> 6);
-      long mask = 1L << position;
-      if ((BitBlocks.word(page, index) & mask) == 0 && (BitBlocks.setBits(page, index, mask) & mask) == 0) {
-        newlySet++;
-      }
-    }
-    return newlySet;
+    // Pass 2, with the words in cache.
+    return allSet ? 0 : setBitsInOnePass(page, offset, low);
   }
 
   /**
-   * {@link #setMissingBits(long[], int, long)} in one pass, for a block just read: with its line
-   * in cache, a first pass of reads has no misses left to overlap.
+   * Sets the bits of a key whose block is at {@code offset} of {@code page} that are not set yet
+   * (an atomic write costs several times a cached read, and at capacity about half the bits are
+   * set already), counting the ones this call turned on: 0 if another thread set them first.
+   * One pass: for a block already read, a first pass of reads has no misses left to overlap.
    */
-  private int setMissingBitsOfCachedBlock(long[] page, int offset, long low) {
+  private int setBitsInOnePass(long[] page, int offset, long low) {
     int newlySet = 0;
     for (int i = 0; i < hashes; i++) {
       int position = position(low, i);
@@ -248,8 +234,7 @@ public final class BloomFilter {
    */
   public void prefetch(List<UrlFingerprint> keys) {
     if (layout == Layout.CACHE_LINE) {
-      Blocks blocks = locate(keys);
-      read(blocks);
+      readBlocks(keys);
       return;
     }
     long sink = 0;
@@ -257,18 +242,26 @@ public final class BloomFilter {
       UrlFingerprint key = keys.get(i);
       sink += touchPage(key.high(), key.low());
     }
-    keep(sink);
+    keepLoads(sink);
   }
 
   /**
    * Where each key of a batch has its block, worked out before any block is read. Kept apart
-   * from the reads on purpose: a loop that only loads keeps more misses in flight than one that
-   * also works out addresses (the CPU's reorder window holds more of its iterations). With it,
-   * and one pass to set a read block's bits, batch puts went from 0.62-0.71 of a bare loop's
-   * speed on the same memory to 0.90-1.04, lookups from 0.70-0.89 to 0.87-1.04 (dedup/README.md,
-   * "A batch's blocks found before they are read").
+   * from the reads on purpose: a loop that only loads seems to keep more misses in flight than
+   * one that also works out addresses (likely because more of its iterations fit in the CPU's
+   * reorder window; this VM has no counters to show it). With this split and one pass to set a
+   * read block's bits (measured together), batch puts went from 0.62-0.71 of a bare loop's speed
+   * to 0.90-1.04, lookups from 0.70-0.89 to 0.87-1.04 (dedup/README.md, "A batch's blocks found
+   * before they are read").
    */
   private record Blocks(long[][] pages, int[] offsets) {}
+
+  /** Works out where the keys' blocks are, then reads them: their lines are in cache afterwards. */
+  private Blocks readBlocks(List<UrlFingerprint> keys) {
+    Blocks blocks = locate(keys);
+    read(blocks);
+    return blocks;
+  }
 
   private Blocks locate(List<UrlFingerprint> keys) {
     int n = keys.size();
@@ -290,15 +283,15 @@ public final class BloomFilter {
     for (int i = 0; i < pages.length; i++) {
       sink += BitBlocks.word(pages[i], offsets[i]) + BitBlocks.word(pages[i], offsets[i] + 7);
     }
-    keep(sink);
+    keepLoads(sink);
   }
 
   /**
-   * The loads of a prefetch must happen, so this test reads their sum; the field is written almost
-   * never, so threads prefetching at once do not pass its cache line (shared with this filter's
-   * fields, read by every call) back and forth.
+   * Keeps the JIT from dropping a prefetch's loads, whose values nothing else uses: this test
+   * reads their sum. The field is written almost never, so threads prefetching at once do not
+   * pass its cache line (shared with this filter's fields, read by every call) back and forth.
    */
-  private void keep(long sink) {
+  private void keepLoads(long sink) {
     if (sink == SINK_MATCH) {
       prefetchSink = sink;
     }
@@ -320,8 +313,7 @@ public final class BloomFilter {
   public boolean[] mightContainAll(List<UrlFingerprint> keys) {
     boolean[] result = new boolean[keys.size()];
     if (layout == Layout.CACHE_LINE) {
-      Blocks blocks = locate(keys);
-      read(blocks);
+      Blocks blocks = readBlocks(keys);
       for (int i = 0; i < result.length; i++) {
         result[i] = mightContain(blocks.pages[i], blocks.offsets[i], keys.get(i).low());
       }
@@ -336,10 +328,9 @@ public final class BloomFilter {
 
   /** Puts each key; for each, whether it set a bit. Reads the batch's blocks first. */
   public boolean[] putAll(List<UrlFingerprint> keys) {
-    Blocks blocks = null;
+    Blocks blocks = null;   // the page layout puts each key by its hash, as put does
     if (layout == Layout.CACHE_LINE) {
-      blocks = locate(keys);
-      read(blocks);
+      blocks = readBlocks(keys);
     } else {
       prefetch(keys);
     }
@@ -348,7 +339,7 @@ public final class BloomFilter {
     long newlySet = 0;
     for (int i = 0; i < result.length; i++) {
       UrlFingerprint key = keys.get(i);
-      int set = blocks != null ? setMissingBitsOfCachedBlock(blocks.pages[i], blocks.offsets[i], key.low())
+      int set = blocks != null ? setBitsInOnePass(blocks.pages[i], blocks.offsets[i], key.low())
           : setMissingBits(key.high(), key.low());
       result[i] = set > 0;
       inserted += set > 0 ? 1 : 0;

@@ -23,11 +23,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>offer: the same URLs as {@code FrontierBench} in batches of 1,000, each batch one write
  *       a group: a queue entry a URL, and for a host's first URL its state and schedule row;
- *   <li>complete: each operation one write of what a durable {@code complete(FETCHED)} writes
- *       (the queue entry removed, the host's state, its schedule row moved, the partition's
- *       counters), awaited before the next; a thread a group, as the frontier's fetchers
- *       settle.
+ *   <li>complete: each operation one write of what a durable {@code complete(FETCHED)} of a
+ *       host without failures writes (the queue entry removed, the host's schedule row moved,
+ *       the partition's counters: 4 records; its state is written only when its failures
+ *       change), awaited before the next. Thread t serves groups t, t + threads, ... in turn,
+ *       so no two threads share a group (with fewer groups than threads, they do).
  * </ul>
+ * A frontier that lets completions share a write ({@code deferredCompletions}) can beat the
+ * completion floor; this one writes once an operation, as a durable completion does.
  * Run from {@code frontier/} (classpath as for {@code FrontierBench}):
  * <pre>
  *   java --enable-native-access=ALL-UNNAMED -Xmx1g -cp target/test-classes:target/classes:$(cat target/bench.classpath) \
@@ -48,8 +51,8 @@ public final class StoreFloorBench {
     FrontierBench.deleteRecursively(dir);
     int groups = Math.min(partitions, 16);
     FrontierOptions defaults = FrontierOptions.builder().build();
-    try (FrontierStore root = FrontierStore.open(dir, false, defaults.blockCacheBytes(), defaults.memtableBytes(),
-        partitions, groups)) {
+    try (FrontierStore root = FrontierStore.open(dir, defaults.sync() == SyncPolicy.FSYNC,
+        defaults.blockCacheBytes(), defaults.memtableBytes(), partitions, groups)) {
       List<FrontierStore> stores = root.openGroups(partitions);
       try {
         run(stores, urls, hosts, partitions, threads, completions);
@@ -84,6 +87,10 @@ public final class StoreFloorBench {
       counters[p] = new PartitionCounters(p);
     }
     long now = System.currentTimeMillis();
+    // Each host's schedule row is keyed by its next allowed time: the time of its row on disk,
+    // so a completion deletes the row that is there (racy only when threads share a group).
+    long[] scheduledAt = new long[hosts];
+    java.util.Arrays.fill(scheduledAt, now);
     long seq = 0;
     long cpuStart = processCpuNanos();
     long start = System.nanoTime();
@@ -150,21 +157,27 @@ public final class StoreFloorBench {
       Thread worker = new Thread(() -> {
         // Thread t completes the keys of groups t, t + threads, ... in turn (with fewer groups
         // than threads, threads share a group, as the frontier's fetchers then do).
+        List<Integer> own = new ArrayList<>();
+        for (int g = thread % groups; g < groups; g += threads) {
+          own.add(g);
+        }
         long step = 0;
-        for (long n = 0; n < perThread; n++) {
-          int group = (int) (thread + (step++ % Math.max(1, groups / threads)) * threads) % groups;
+        for (long n = 0; n < perThread && !own.isEmpty(); n++) {
+          int slot = (int) (step++ % own.size());
+          int group = own.get(slot);
           int index = next.getAndIncrement(group);
           if (index >= toComplete.get(group).size()) {
-            return;
+            own.remove(slot);   // this group is done; the thread goes on with its others
+            n--;
+            continue;
           }
           byte[] key = toComplete.get(group).get(index);
           int host = hostOfKey.get(group).get(index);
           int partition = partitionOf[host];
-          long at = System.currentTimeMillis();
-          byte[] stateKey = HostState.key(partition, hostUtf8[host]);
-          byte[] state = HostState.NEW.withActive(true, at).encode();
-          byte[] oldRow = ScheduleKey.encode(partition, at - 1, hostUtf8[host]);
+          long at = Math.max(System.currentTimeMillis(), scheduledAt[host] + 1);
+          byte[] oldRow = ScheduleKey.encode(partition, scheduledAt[host], hostUtf8[host]);
           byte[] newRow = ScheduleKey.encode(partition, at, hostUtf8[host]);
+          scheduledAt[host] = at;
           PartitionCounters c = counters[partition];
           byte[] counterValue;
           synchronized (c) {
@@ -175,7 +188,6 @@ public final class StoreFloorBench {
           FrontierStore store = stores.get(group);
           store.awaitWritten(store.stage(batch -> {
             batch.singleDelete(store.queue, key);
-            batch.put(store.hosts, stateKey, state);
             batch.delete(store.schedule, oldRow);
             batch.put(store.schedule, newRow, SCHEDULE_VALUE);
             batch.put(store.counters, c.key(), counterValue);

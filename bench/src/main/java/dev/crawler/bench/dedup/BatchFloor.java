@@ -12,13 +12,16 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How near the cache-line filter's batch calls come to the memory's own floor: the same
- * batches of 64 keys, put and looked up by {@link BloomFilter#putAll} and
- * {@link BloomFilter#mightContainAll}, and by a bare loop that does only the memory work of a
- * 512-bit block filter (read each block's two lines, then test or atomically set 7 bits) on an
- * array of the same size, half its bits set as in a filter at capacity. The two alternate in one
- * JVM, so a busy host moves both; read the ratio. Keys are fresh random longs (new keys for put,
- * mostly absent ones for lookups), hashed as {@code BloomFilterBenchmark} hashes them. Run:
+ * How near the cache-line filter's batch calls come to a bare loop: batches of 64 keys, put and
+ * looked up by {@link BloomFilter#putAll} and {@link BloomFilter#mightContainAll}, and by a loop
+ * that does only the memory work of a 512-bit block filter (work out every block's place, read
+ * each block's two lines, then test or atomically set 7 bits) on an array of the filter's size,
+ * half its bits set as in a filter at capacity. The two alternate in one JVM, so a busy host
+ * moves both; read the ratio. Keys are fresh random longs drawn alike for both (new keys for
+ * put, mostly absent ones for lookups), hashed as {@code BloomFilterBenchmark} hashes them.
+ * Drawing and hashing them is timed in both; "keys alone" is that cost by itself, so a ratio near
+ * 1 is to be read against it. Each put round adds its keys, so the filter goes past capacity
+ * from round to round (the bare array stays at half its bits). Run:
  * <pre>
  *   java -Xmx4g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages -cp bench/target/benchmarks.jar \
  *     dev.crawler.bench.dedup.BatchFloor 200000000 2
@@ -39,14 +42,17 @@ public final class BatchFloor {
   private BatchFloor(long capacity) {
     filter = BloomFilter.create(capacity, 0.01, BloomFilter.Layout.CACHE_LINE);
     long words = filter.bitSize() / 64;
-    bare = new long[(int) ((words + (1 << PAGE_SHIFT) - 1) >>> PAGE_SHIFT)][1 << PAGE_SHIFT];
+    bare = new long[(int) ((words + (1 << PAGE_SHIFT) - 1) >>> PAGE_SHIFT)][];
+    for (int i = 0; i < bare.length; i++) {
+      bare[i] = new long[(int) Math.min(1 << PAGE_SHIFT, words - ((long) i << PAGE_SHIFT))];
+    }
     SplittableRandom random = new SplittableRandom(7);
     for (long[] page : bare) {
       for (int i = 0; i < page.length; i++) {
         page[i] = random.nextLong();   // each bit set with probability 1/2
       }
     }
-    bareBlocks = ((long) bare.length << PAGE_SHIFT) / 8;
+    bareBlocks = words / 8;   // the filter's own block count
   }
 
   public static void main(String[] args) throws InterruptedException {
@@ -59,13 +65,14 @@ public final class BatchFloor {
     System.out.printf(Locale.ROOT, "filled %,d keys in %.1f s: %s%n", capacity, (System.nanoTime() - start) / 1e9,
         floor.filter);
     for (int round = 1; round <= rounds; round++) {
-      double barePut = floor.run(threads, true, true);
-      double filterPut = floor.run(threads, false, true);
-      double bareGet = floor.run(threads, true, false);
-      double filterGet = floor.run(threads, false, false);
+      double barePut = floor.run(threads, Loop.BARE, true);
+      double filterPut = floor.run(threads, Loop.FILTER, true);
+      double bareGet = floor.run(threads, Loop.BARE, false);
+      double filterGet = floor.run(threads, Loop.FILTER, false);
+      double keysAlone = floor.run(threads, Loop.KEYS_ALONE, false);
       System.out.printf(Locale.ROOT, "round %d, %d threads: put %.2f M/s (bare %.2f, %.2f of it); "
-          + "lookup %.2f M/s (bare %.2f, %.2f of it)%n", round, threads, filterPut / 1e6, barePut / 1e6,
-          filterPut / barePut, filterGet / 1e6, bareGet / 1e6, filterGet / bareGet);
+          + "lookup %.2f M/s (bare %.2f, %.2f of it); keys alone %.2f M/s%n", round, threads, filterPut / 1e6,
+          barePut / 1e6, filterPut / barePut, filterGet / 1e6, bareGet / 1e6, filterGet / bareGet, keysAlone / 1e6);
     }
   }
 
@@ -92,8 +99,11 @@ public final class BatchFloor {
     }
   }
 
+  /** What a run does with each batch of keys it draws. */
+  private enum Loop { FILTER, BARE, KEYS_ALONE }
+
   /** Keys a second over 3 seconds, {@code threads} threads each putting (or looking up) batches of new keys. */
-  private double run(int threads, boolean bareLoop, boolean put) throws InterruptedException {
+  private double run(int threads, Loop loop, boolean put) throws InterruptedException {
     LongAdder keys = new LongAdder();
     long start = System.nanoTime();
     long end = start + 3_000_000_000L;
@@ -111,7 +121,11 @@ public final class BatchFloor {
             for (int i = 0; i < BATCH; i++) {
               batch.add(fingerprint(-1 - random.nextLong(Long.MAX_VALUE)));   // never one of the members
             }
-            if (!bareLoop) {
+            if (loop == Loop.KEYS_ALONE) {
+              sum += batch.get(BATCH - 1).low();
+              continue;
+            }
+            if (loop == Loop.FILTER) {
               sum += put ? filter.putAll(batch).length : filter.mightContainAll(batch).length;
               continue;
             }
