@@ -56,9 +56,10 @@ class BloomFilterTest {
     assertThat(filter.estimatedKeys()).isCloseTo(n, org.assertj.core.api.Assertions.within(n * 0.02));
   }
 
-  @Test
-  void everyKeyPutIsFoundEvenWhenManyThreadsPutAtOnce() throws Exception {
-    BloomFilter filter = BloomFilter.create(400_000, 0.01, Layout.CACHE_LINE);
+  @ParameterizedTest
+  @EnumSource(Layout.class)
+  void everyKeyPutIsFoundEvenWhenManyThreadsPutAtOnce(Layout layout) throws Exception {
+    BloomFilter filter = BloomFilter.create(400_000, 0.01, layout);
     int threads = 4;
     int perThread = 100_000;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
