@@ -317,7 +317,7 @@ public final class BloomFilter {
    * from the reads on purpose: a loop that only loads seems to keep more misses in flight than
    * one that also works out addresses (likely because more of its iterations fit in the CPU's
    * reorder window; this VM has no counters to show it). With this split and one pass to set a
-   * read block's bits (measured together), batch puts went from 0.62-0.71 of a bare loop's speed
+   * read block's bits (measured together), batch puts went from 0.62-0.74 of a bare loop's speed
    * to 0.90-1.04, lookups from 0.70-0.89 to 0.87-1.04 (dedup/README.md, "A batch's blocks found
    * before they are read").
    */

@@ -166,7 +166,8 @@ public final class FrontierBench {
     System.out.println(name + " " + value);
   }
 
-  private static long processCpuNanos() {
+  /** CPU time of the whole process (RocksDB's threads too), for CPU per operation. */
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }

@@ -6,7 +6,6 @@ import dev.crawler.frontier.internal.HostState;
 import dev.crawler.frontier.internal.PartitionCounters;
 import dev.crawler.frontier.internal.QueuedUrl;
 import dev.crawler.frontier.internal.ScheduleKey;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,7 +91,7 @@ public final class StoreFloorBench {
     long[] scheduledAt = new long[hosts];
     java.util.Arrays.fill(scheduledAt, now);
     long seq = 0;
-    long cpuStart = processCpuNanos();
+    long cpuStart = FrontierBench.processCpuNanos();
     long start = System.nanoTime();
     for (long first = 0; first < urls; first += 1_000) {
       List<List<byte[][]>> perGroup = new ArrayList<>();
@@ -144,13 +143,13 @@ public final class StoreFloorBench {
     }
     double offerSeconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(Locale.ROOT, "offer_urls_per_s %d%noffer_cpu_ns_per_url %d%n", Math.round(urls / offerSeconds),
-        (processCpuNanos() - cpuStart) / urls);
+        (FrontierBench.processCpuNanos() - cpuStart) / urls);
 
     AtomicLong done = new AtomicLong();
     AtomicIntegerArray next = new AtomicIntegerArray(groups);
     long perThread = completions / threads;
     List<Thread> workers = new ArrayList<>();
-    cpuStart = processCpuNanos();
+    cpuStart = FrontierBench.processCpuNanos();
     start = System.nanoTime();
     for (int t = 0; t < threads; t++) {
       int thread = t;
@@ -203,11 +202,6 @@ public final class StoreFloorBench {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(Locale.ROOT, "complete_ops %d%ncomplete_per_s %d%ncomplete_cpu_ns_per_op %d%n", done.get(),
-        Math.round(done.get() / seconds), (processCpuNanos() - cpuStart) / Math.max(1, done.get()));
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
+        Math.round(done.get() / seconds), (FrontierBench.processCpuNanos() - cpuStart) / Math.max(1, done.get()));
   }
 }
