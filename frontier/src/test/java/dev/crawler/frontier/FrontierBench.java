@@ -30,6 +30,7 @@ public final class FrontierBench {
     long urls = 1_000_000;
     int hosts = 100_000;
     long ops = 200_000;
+    long warmupOps = 0;
     int threads = 2;
     int batch = 1_000;
     boolean vias = false;
@@ -40,6 +41,7 @@ public final class FrontierBench {
         case "--urls" -> urls = Long.parseLong(args[i + 1]);
         case "--hosts" -> hosts = Integer.parseInt(args[i + 1]);
         case "--ops" -> ops = Long.parseLong(args[i + 1]);
+        case "--warmup-ops" -> warmupOps = Long.parseLong(args[i + 1]);
         case "--threads" -> threads = Integer.parseInt(args[i + 1]);
         case "--batch" -> batch = Integer.parseInt(args[i + 1]);
         case "--via" -> vias = Boolean.parseBoolean(args[i + 1]);
@@ -52,7 +54,7 @@ public final class FrontierBench {
         case "--known-hosts" -> tuning.knownHostsCache(Integer.parseInt(args[i + 1]));
         case "--deferred-completions" -> tuning.deferredCompletions(Integer.parseInt(args[i + 1]));
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; allowed: --urls --hosts --ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb --known-hosts --partitions --deferred-completions");
+            + "; allowed: --urls --hosts --ops --warmup-ops --threads --batch --via --dir --working-set --cache-mb --memtable-mb --read-ahead-mb --known-hosts --partitions --deferred-completions");
       }
     }
     deleteRecursively(dir);
@@ -110,46 +112,31 @@ public final class FrontierBench {
         }
         print("settled_pending_compaction_mb", 0);
       }
+      if (warmupOps > 0) {
+        // The JIT compiles next and complete during their first seconds, on the same 2 cores: a
+        // short measured phase would count that too, which a crawl running for hours does not pay.
+        long warmupStart = System.nanoTime();
+        long warmed = fetch(frontier, threads, warmupOps);
+        print("warmup_ops", warmed);
+        print("warmup_per_s", Math.round(warmed / ((System.nanoTime() - warmupStart) / 1e9)));
+      }
       long writesBefore = frontier.storeWrites();
       long iteratorsBefore = frontier.storeIterators();
       long seeksBefore = frontier.storeSeeks();
-      long perThread = ops / threads;
-      AtomicLong done = new AtomicLong();
-      List<Thread> fetchers = new ArrayList<>();
       start = System.nanoTime();
       long cpuStart = processCpuNanos();
-      for (int t = 0; t < threads; t++) {
-        Thread fetcher = new Thread(() -> {
-          try {
-            for (long n = 0; n < perThread; n++) {
-              Optional<Lease> lease = frontier.next(Duration.ofSeconds(5));
-              if (lease.isEmpty()) {
-                return;
-              }
-              frontier.complete(lease.get(), FetchOutcome.FETCHED);
-              done.incrementAndGet();
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }, "fetcher-" + t);
-        fetchers.add(fetcher);
-        fetcher.start();
-      }
-      for (Thread fetcher : fetchers) {
-        fetcher.join();
-      }
+      long done = fetch(frontier, threads, ops);
       double fetchSeconds = (System.nanoTime() - start) / 1e9;
-      print("next_complete_ops", done.get());
-      print("next_complete_per_s", Math.round(done.get() / fetchSeconds));
+      print("next_complete_ops", done);
+      print("next_complete_per_s", Math.round(done / fetchSeconds));
       // CPU of the whole process (RocksDB's compactions too) per operation: steadier than the
       // rate on a machine shared with other work.
-      print("next_complete_cpu_ns_per_op", (processCpuNanos() - cpuStart) / Math.max(1, done.get()));
+      print("next_complete_cpu_ns_per_op", (processCpuNanos() - cpuStart) / Math.max(1, done));
       // Per 1,000 operations: database writes (fewer than 1,000 when completions are grouped)
       // iterators opened (queue reads and schedule refills) and seeks (hosts whose queue was read).
-      print("writes_per_1000_ops", (frontier.storeWrites() - writesBefore) * 1000 / Math.max(1, done.get()));
-      print("iterators_per_1000_ops", (frontier.storeIterators() - iteratorsBefore) * 1000 / Math.max(1, done.get()));
-      print("seeks_per_1000_ops", (frontier.storeSeeks() - seeksBefore) * 1000 / Math.max(1, done.get()));
+      print("writes_per_1000_ops", (frontier.storeWrites() - writesBefore) * 1000 / Math.max(1, done));
+      print("iterators_per_1000_ops", (frontier.storeIterators() - iteratorsBefore) * 1000 / Math.max(1, done));
+      print("seeks_per_1000_ops", (frontier.storeSeeks() - seeksBefore) * 1000 / Math.max(1, done));
       print("delayed_write_rate", frontier.storeProperty("rocksdb.actual-delayed-write-rate"));
       print("pending_compaction_after_mb",
           frontier.storeProperty("rocksdb.estimate-pending-compaction-bytes") >> 20);
@@ -160,6 +147,35 @@ public final class FrontierBench {
       print("queued_urls_at_end", frontier.stats().queuedUrls());
     }
     System.out.println("done");
+  }
+
+  /** Runs {@code ops} next+complete operations over {@code threads} threads; returns how many were done. */
+  private static long fetch(Frontier frontier, int threads, long ops) throws InterruptedException {
+    long perThread = ops / threads;
+    AtomicLong done = new AtomicLong();
+    List<Thread> fetchers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread fetcher = new Thread(() -> {
+        try {
+          for (long n = 0; n < perThread; n++) {
+            Optional<Lease> lease = frontier.next(Duration.ofSeconds(5));
+            if (lease.isEmpty()) {
+              return;
+            }
+            frontier.complete(lease.get(), FetchOutcome.FETCHED);
+            done.incrementAndGet();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "fetcher-" + t);
+      fetchers.add(fetcher);
+      fetcher.start();
+    }
+    for (Thread fetcher : fetchers) {
+      fetcher.join();
+    }
+    return done.get();
   }
 
   private static void print(String name, long value) {
