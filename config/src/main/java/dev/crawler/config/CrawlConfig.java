@@ -168,7 +168,7 @@ public final class CrawlConfig {
   /** {@code queueBy}: the frontier's queue key, so what {@code defaultDelay} and {@code connectionsPerHost} cover. */
   public record Politeness(Duration defaultDelay, Duration maxCrawlDelay, int connectionsPerHost, QueueBy queueBy,
       Duration maxRetryAfter, ErrorBackoff errorBackoff) {
-    public enum QueueBy { HOST, DOMAIN }
+    public enum QueueBy { HOST, DOMAIN, IP }
   }
 
   public record ErrorBackoff(Duration initial, Duration max, int suspendAfter, Duration suspendFor) {}

@@ -178,7 +178,8 @@ public final class Crawl implements AutoCloseable {
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
-      LinkIntake intake = new LinkIntake(normalizer, scope, CrawlSetup.queueBy(config), seen, frontier, stats);
+      LinkIntake intake = new LinkIntake(normalizer, scope, CrawlSetup.queueBy(config).keys(env.dns()), seen, frontier,
+          stats);
       seeds.forEach(scope::addSeed);
       if (start == Start.RESUME && budget.limited()) {
         restoreBudget(budget, config, dir, before, scope);

@@ -40,6 +40,7 @@ final class CrawlSetup {
     return switch (config.politeness().queueBy()) {
       case HOST -> QueueBy.HOST;
       case DOMAIN -> QueueBy.DOMAIN;
+      case IP -> QueueBy.IP;
     };
   }
 

@@ -6,7 +6,7 @@ import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.frontier.Frontier;
 import dev.crawler.frontier.FrontierEntry;
-import dev.crawler.scope.QueueBy;
+import dev.crawler.scope.QueueKeys;
 import dev.crawler.scope.Scope;
 import dev.crawler.scope.ScopeVerdict;
 import dev.crawler.stats.CrawlStats;
@@ -38,16 +38,16 @@ final class LinkIntake {
 
   private final RecentNormalizations normalizer;
   private final Scope scope;
-  private final QueueBy queueBy;
+  private final QueueKeys queueKeys;
   private final UrlSeenService seen;
   private final Frontier frontier;
   private final CrawlStats stats;
 
-  LinkIntake(UrlNormalizer normalizer, Scope scope, QueueBy queueBy, UrlSeenService seen, Frontier frontier,
+  LinkIntake(UrlNormalizer normalizer, Scope scope, QueueKeys queueKeys, UrlSeenService seen, Frontier frontier,
       CrawlStats stats) {
     this.normalizer = new RecentNormalizations(normalizer, NORMALIZATION_SLOTS);
     this.scope = scope;
-    this.queueBy = queueBy;
+    this.queueKeys = queueKeys;
     this.seen = seen;
     this.frontier = frontier;
     this.stats = stats;
@@ -85,7 +85,7 @@ final class LinkIntake {
       int i = 0;
       for (String url : candidates.keySet()) {
         if (verdicts.get(i++) == UrlSeenService.Verdict.NEW) {
-          fresh.add(FrontierEntry.of(url, queueBy.of(url), depth).withVia(via).withRedirectHops(redirectHops));
+          fresh.add(FrontierEntry.of(url, queueKeys.of(url), depth).withVia(via).withRedirectHops(redirectHops));
         }
       }
       if (!fresh.isEmpty()) {

@@ -1,12 +1,14 @@
 package dev.crawler.scope;
 
+import okhttp3.Dns;
+
 /**
  * What shares one queue of the frontier, and with it one politeness delay and one connection
  * limit ({@code politeness.queue-by}). By host is what a site expects of one client. By domain
  * keeps a site spread over many host names (shop.example.com, img1.example.com, ...) from
  * getting a fetcher per name, as Nutch's {@code fetcher.queue.mode=byDomain} and StormCrawler's
  * {@code partition.url.mode=byDomain} do; since the frontier partitions by this key, a cluster
- * then also keeps a domain on one node.
+ * then also keeps a domain on one node. By IP goes further: every host one server answers for.
  */
 public enum QueueBy {
   /** The host, plus ":port" when the port is not the scheme's default ("example.com:8080"). */
@@ -25,20 +27,45 @@ public enum QueueBy {
     String keyOf(UrlParts parts) {
       return Scope.registeredDomain(parts);
     }
+  },
+  /**
+   * The address the host resolves to ("93.184.215.14", "2001:db8::1"), whatever the port: see
+   * {@link AddressQueueKeys}. It needs a resolver, so only {@link #keys} gives it.
+   */
+  IP {
+    @Override
+    String keyOf(UrlParts parts) {
+      throw new IllegalStateException("queue-by ip resolves host names: take its keys from keys(resolver)");
+    }
+
+    @Override
+    public QueueKeys keys(Dns resolver) {
+      return new AddressQueueKeys(resolver);
+    }
   };
+
+  /** The queue keys of this setting; {@code resolver} is asked only by {@link #IP}. */
+  public QueueKeys keys(Dns resolver) {
+    return this::of;
+  }
 
   /**
    * The URL's queue key.
    *
    * @throws IllegalArgumentException if the URL is not an http(s) URL with a host; only URLs
    *     {@link Scope#check} put in scope reach the frontier
+   * @throws IllegalStateException for {@link #IP}, whose keys need a resolver ({@link #keys})
    */
   public String of(String normalizedUrl) {
+    return keyOf(parts(normalizedUrl));
+  }
+
+  static UrlParts parts(String normalizedUrl) {
     UrlParts parts = UrlParts.of(normalizedUrl);
     if (parts == null) {
       throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + normalizedUrl);
     }
-    return keyOf(parts);
+    return parts;
   }
 
   abstract String keyOf(UrlParts parts);

@@ -37,6 +37,15 @@ class FixedSettingsRecordTest {
         .hasMessageContaining("a site would be fetched by both at once");
   }
 
+  @Test
+  void aCrawlBegunByAddressResumesByAddressOnly() throws Exception {
+    FixedSettingsRecord.write(dir, SPELLING, QueueBy.IP);
+    FixedSettingsRecord.check(dir, SPELLING, QueueBy.IP, "crawl.yaml");   // no error
+    assertThatThrownBy(() -> FixedSettingsRecord.check(dir, SPELLING, QueueBy.DOMAIN, "crawl.yaml"))
+        .isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("politeness.queue-by: domain (the crawl began with ip)");
+  }
+
   /** Builds before the record queued by host: a folder without it may not resume by domain. */
   @Test
   void aCrawlWithoutARecordWasQueuedByHost() throws Exception {

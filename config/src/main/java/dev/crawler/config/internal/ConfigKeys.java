@@ -91,9 +91,10 @@ public final class ConfigKeys {
       "Fetches in flight at once to one host (one queue, see queue-by).");
   public static final ConfigKey<CrawlConfig.Politeness.QueueBy> POLITENESS_QUEUE_BY = ConfigKey.of(
       "politeness.queue-by", choice(CrawlConfig.Politeness.QueueBy.class), "host",
-      "What shares one queue, its delay and its connections: host (and port), or domain (every host of a registered "
-          + "domain, such as www.example.com and docs.example.com; a robots.txt Crawl-delay of one applies to all). "
-          + "Fixed for the life of a crawl.");
+      "What shares one queue, its delay and its connections: host (and port), domain (every host of a registered "
+          + "domain, such as www.example.com and docs.example.com; a robots.txt Crawl-delay of one applies to all), "
+          + "or ip (every host that resolves to one address when its URLs are queued; one that does not resolve "
+          + "queues by host). Fixed for the life of a crawl.");
   public static final ConfigKey<Duration> POLITENESS_MAX_RETRY_AFTER = ConfigKey.of("politeness.max-retry-after",
       duration(Duration.ZERO), "10m", "Longest Retry-After (429, 503) honoured; longer ones are capped to this.");
   public static final ConfigKey<Duration> POLITENESS_BACKOFF_INITIAL = ConfigKey.of(

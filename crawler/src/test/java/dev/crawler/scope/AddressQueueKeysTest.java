@@ -1,0 +1,116 @@
+package dev.crawler.scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import okhttp3.Dns;
+import org.junit.jupiter.api.Test;
+
+/** {@code politeness.queue-by: ip}: the keys, with a resolver that answers from a table and counts its lookups. */
+class AddressQueueKeysTest {
+  /** Answers from a table, in the order given; any other name is unknown. Counts what it is asked. */
+  static final class TableDns implements Dns {
+    final Map<String, List<InetAddress>> answers = new HashMap<>();
+    final List<String> asked = new ArrayList<>();
+
+    TableDns with(String host, String... addresses) throws UnknownHostException {
+      List<InetAddress> list = new ArrayList<>();
+      for (String a : addresses) {
+        list.add(InetAddress.getByName(a));   // literals only: no lookup
+      }
+      answers.put(host, list);
+      return this;
+    }
+
+    @Override
+    public List<InetAddress> lookup(String hostname) throws UnknownHostException {
+      asked.add(hostname);
+      List<InetAddress> answer = answers.get(hostname);
+      if (answer == null) {
+        throw new UnknownHostException(hostname + ": no such host in the table");
+      }
+      return answer;
+    }
+  }
+
+  @Test
+  void hostsOnOneAddressShareAKeyAndHostsOnTwoDoNot() throws Exception {
+    TableDns dns = new TableDns().with("a.example.com", "192.0.2.7").with("b.example.org", "192.0.2.7")
+        .with("c.example.net", "192.0.2.8");
+    QueueKeys keys = QueueBy.IP.keys(dns);
+
+    assertThat(keys.of("https://a.example.com/x")).isEqualTo("192.0.2.7");
+    assertThat(keys.of("http://b.example.org:8080/y")).as("whatever the port").isEqualTo("192.0.2.7");
+    assertThat(keys.of("https://c.example.net/")).isEqualTo("192.0.2.8");
+  }
+
+  @Test
+  void aRotatingAnswerStillGivesOneKeyTheLowestAddressWithIpv4First() throws Exception {
+    TableDns one = new TableDns().with("www.example.com", "2001:db8::1", "192.0.2.20", "192.0.2.3");
+    TableDns other = new TableDns().with("www.example.com", "192.0.2.3", "2001:db8::1", "192.0.2.20");
+
+    assertThat(QueueBy.IP.keys(one).of("https://www.example.com/")).isEqualTo("192.0.2.3");
+    assertThat(QueueBy.IP.keys(other).of("https://www.example.com/")).isEqualTo("192.0.2.3");
+    TableDns v6only = new TableDns().with("six.example.com", "2001:db8::20", "2001:db8:0:0:0:0:0:3");
+    assertThat(QueueBy.IP.keys(v6only).of("https://six.example.com/")).isEqualTo("2001:db8::3");
+  }
+
+  @Test
+  void anAddressInTheUrlIsItsOwnKeySpelledAsAResolvedOneIs() throws Exception {
+    TableDns dns = new TableDns().with("six.example.com", "2001:db8::1").with("four.example.com", "192.0.2.9");
+    QueueKeys keys = QueueBy.IP.keys(dns);
+
+    assertThat(keys.of("http://[2001:db8:0::1]:8443/a")).isEqualTo("2001:db8::1")
+        .isEqualTo(keys.of("https://six.example.com/"));
+    assertThat(keys.of("http://192.0.2.9/")).isEqualTo(keys.of("https://four.example.com/"));
+    assertThat(dns.asked).as("a literal address is not looked up").containsExactly("six.example.com", "four.example.com");
+  }
+
+  @Test
+  void aHostThatDoesNotResolveQueuesUnderItsNameAndPort() throws Exception {
+    TableDns dns = new TableDns();
+    QueueKeys keys = QueueBy.IP.keys(dns);
+
+    assertThat(keys.of("https://gone.example.com/")).isEqualTo("gone.example.com");
+    assertThat(keys.of("https://gone.example.com:8443/")).isEqualTo("gone.example.com:8443");
+    assertThat(dns.asked).as("the failure is remembered too").containsExactly("gone.example.com");
+  }
+
+  @Test
+  void anAnswerIsRememberedSoAPageOfLinksCostsOneLookupAHost() throws Exception {
+    TableDns dns = new TableDns().with("www.example.com", "192.0.2.7").with("cdn.example.com", "192.0.2.9");
+    QueueKeys keys = QueueBy.IP.keys(dns);
+    for (int i = 0; i < 50; i++) {
+      keys.of("https://www.example.com/page-" + i);
+      keys.of("https://cdn.example.com/img-" + i);
+    }
+    assertThat(dns.asked).containsExactly("www.example.com", "cdn.example.com");
+  }
+
+  @Test
+  void anEmptyAnswerQueuesByNameAndAUrlWithoutAHostIsRefused() throws Exception {
+    TableDns dns = new TableDns();
+    dns.answers.put("empty.example.com", List.of());
+    QueueKeys keys = QueueBy.IP.keys(dns);
+
+    assertThat(keys.of("https://empty.example.com/")).isEqualTo("empty.example.com");
+    assertThatThrownBy(() -> keys.of("mailto:a@example.com")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("mailto:a@example.com");
+  }
+
+  @Test
+  void byHostAndByDomainNeverAskTheResolver() throws Exception {
+    TableDns dns = new TableDns();
+    assertThat(QueueBy.HOST.keys(dns).of("https://www.example.com:8443/")).isEqualTo("www.example.com:8443");
+    assertThat(QueueBy.DOMAIN.keys(dns).of("https://www.example.com:8443/")).isEqualTo("example.com");
+    assertThat(dns.asked).isEmpty();
+    assertThatThrownBy(() -> QueueBy.IP.of("https://www.example.com/")).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("keys(resolver)");
+  }
+}
