@@ -82,11 +82,16 @@ final class LinkIntake {
     }
     List<FrontierEntry> fresh = new ArrayList<>();
     seen.markSeenAll(new ArrayList<>(candidates.values()), verdicts -> {
+      List<String> newUrls = new ArrayList<>();
       int i = 0;
       for (String url : candidates.keySet()) {
         if (verdicts.get(i++) == UrlSeenService.Verdict.NEW) {
-          fresh.add(FrontierEntry.of(url, queueKeys.of(url), depth).withVia(via).withRedirectHops(redirectHops));
+          newUrls.add(url);
         }
+      }
+      List<String> keys = queueKeys.ofAll(newUrls);   // by address: the new hosts looked up side by side
+      for (int k = 0; k < newUrls.size(); k++) {
+        fresh.add(FrontierEntry.of(newUrls.get(k), keys.get(k), depth).withVia(via).withRedirectHops(redirectHops));
       }
       if (!fresh.isEmpty()) {
         frontier.offer(fresh);   // queued before recorded as seen: see the class comment

@@ -1,5 +1,7 @@
 package dev.crawler.scope;
 
+import java.util.List;
+
 /** A URL's frontier queue key under the crawl's {@code politeness.queue-by} ({@link QueueBy#keys}). */
 @FunctionalInterface
 public interface QueueKeys {
@@ -9,4 +11,9 @@ public interface QueueKeys {
    * @throws IllegalArgumentException if the URL is not an http(s) URL with a host
    */
   String of(String normalizedUrl);
+
+  /** The keys of a page's URLs, in their order; keys that need a lookup may be looked up side by side. */
+  default List<String> ofAll(List<String> normalizedUrls) {
+    return normalizedUrls.stream().map(this::of).toList();
+  }
 }

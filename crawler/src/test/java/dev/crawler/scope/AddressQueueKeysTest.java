@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Dns;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +20,7 @@ class AddressQueueKeysTest {
   /** Answers from a table, in the order given; any other name is unknown. Counts what it is asked. */
   static final class TableDns implements Dns {
     final Map<String, List<InetAddress>> answers = new HashMap<>();
-    final List<String> asked = new ArrayList<>();
+    final List<String> asked = Collections.synchronizedList(new ArrayList<>());
 
     TableDns with(String host, String... addresses) throws UnknownHostException {
       List<InetAddress> list = new ArrayList<>();
@@ -91,6 +94,31 @@ class AddressQueueKeysTest {
       keys.of("https://cdn.example.com/img-" + i);
     }
     assertThat(dns.asked).containsExactly("www.example.com", "cdn.example.com");
+  }
+
+  @Test
+  void aPagesNewHostsAreLookedUpSideBySide() throws Exception {
+    // Each lookup waits until the other has begun: one after the other, the first would time out.
+    CountDownLatch bothAsked = new CountDownLatch(2);
+    List<String> timedOut = Collections.synchronizedList(new ArrayList<>());
+    TableDns table = new TableDns().with("a.example.com", "192.0.2.1").with("b.example.org", "192.0.2.2");
+    Dns slow = hostname -> {
+      bothAsked.countDown();
+      try {
+        if (!bothAsked.await(5, TimeUnit.SECONDS)) {
+          timedOut.add(hostname);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return table.lookup(hostname);
+    };
+    QueueKeys keys = QueueBy.IP.keys(slow);
+
+    assertThat(keys.ofAll(List.of("https://a.example.com/1", "http://192.0.2.9/", "https://b.example.org/2",
+        "https://a.example.com/3"))).containsExactly("192.0.2.1", "192.0.2.9", "192.0.2.2", "192.0.2.1");
+    assertThat(timedOut).isEmpty();
+    assertThat(table.asked).containsExactlyInAnyOrder("a.example.com", "b.example.org");
   }
 
   @Test
