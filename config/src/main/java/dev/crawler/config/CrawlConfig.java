@@ -53,7 +53,8 @@ public final class CrawlConfig {
         s.get(SEEN_STORE_CACHE));
     this.robots = new Robots(s.get(ROBOTS_CACHE_HOSTS), s.get(ROBOTS_CACHE_EXPIRY), s.get(ROBOTS_SITEMAPS));
     this.parse = new Parse(s.get(PARSE_OBEY_REL_NOFOLLOW));
-    this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS));
+    this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS), s.get(FRONTIER_WORKING_SET_HOSTS),
+        s.get(FRONTIER_KNOWN_HOSTS), s.get(FRONTIER_READ_AHEAD), s.get(FRONTIER_BLOCK_CACHE), s.get(FRONTIER_MEMTABLES));
     this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_WARC_COMPRESSION),
         s.get(OUTPUT_CRAWL_LOG));
     this.stats = new Stats(s.get(STATS_INTERVAL));
@@ -204,7 +205,9 @@ public final class CrawlConfig {
 
   public record Parse(boolean obeyRelNofollow) {}
 
-  public record Frontier(SyncPolicy sync, int partitions) {
+  /** The sizes as the frontier's options of the same names: {@code workingSetHosts}, {@code knownHostsCache}, ... */
+  public record Frontier(SyncPolicy sync, int partitions, int workingSetHosts, int knownHosts, DataSize readAhead,
+      DataSize blockCache, DataSize memtables) {
     public enum SyncPolicy { WAL, FSYNC }
   }
 

@@ -106,7 +106,8 @@ public final class Crawl implements AutoCloseable {
     config.requireReadyToCrawl();
     Path root = config.crawl().dataDir();
     // Before anything is created: the sizes alone decide, so the folder given here does not matter.
-    CrawlSetup.checkSeenFitsTheHeap(CrawlSetup.seen(config, root), Runtime.getRuntime().maxMemory());
+    CrawlSetup.checkFitsTheHeap(CrawlSetup.seen(config, root), CrawlSetup.frontier(config),
+        Runtime.getRuntime().maxMemory());
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Start.NEW && holds) {
       // No advice to delete it: the crawl there may be running (the lock is not checked yet).

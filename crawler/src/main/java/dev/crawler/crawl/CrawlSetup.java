@@ -71,26 +71,47 @@ final class CrawlSetup {
 
   /**
    * Heap the rest of a crawl needs beside the URL-seen memory: fetch buffers, parsing, the
-   * frontier's working set. A floor, not a budget: SmallHeapCrawlTest crawls hostile bodies with
-   * the default 8 MB recent memory in a 128 MB heap.
+   * frontier at its default sizes (FrontierBench peaks at 63-76 MB with them, its whole heap). A
+   * floor, not a budget: SmallHeapCrawlTest crawls hostile bodies with the default 8 MB recent
+   * memory in a 128 MB heap.
    */
   static final long HEAP_BESIDE_SEEN = 64L << 20;
+  /**
+   * The heap a frontier host costs, measured with FrontierBench (frontier/README.md, "Heap a host
+   * costs"): a known host about 440 bytes, a host of the working set about 230 more, plus the
+   * URLs it has read ahead (about 250 bytes each): rounded up.
+   */
+  static final long KNOWN_HOST_BYTES = 500;
+  static final long WORKING_SET_HOST_BYTES = 1024;
 
   /**
-   * Refuses to start a crawl whose URL-seen filter and recent-URL memory cannot fit the heap,
-   * with the figures and what to change, rather than failing later with an OutOfMemoryError.
+   * Refuses to start a crawl whose URL-seen filter and recent-URL memory, with the frontier's
+   * memory beyond its default sizes, cannot fit the heap, with the figures and what to change,
+   * rather than failing later with an OutOfMemoryError.
    *
    * @param maxHeap the most heap this JVM may use ({@code Runtime.maxMemory()})
    */
-  static void checkSeenFitsTheHeap(UrlSeenService.Options seen, long maxHeap) {
-    long needed = UrlSeenService.heapBytes(seen);
-    if (needed + HEAP_BESIDE_SEEN > maxHeap) {
-      long suggestedMegabytes = (needed + 2 * HEAP_BESIDE_SEEN) >> 20;
+  static void checkFitsTheHeap(UrlSeenService.Options seen, FrontierOptions frontier, long maxHeap) {
+    long forSeen = UrlSeenService.heapBytes(seen);
+    long forFrontier = frontierHeapBeyondDefaults(frontier);
+    if (forSeen + forFrontier + HEAP_BESIDE_SEEN > maxHeap) {
+      long suggestedMegabytes = (forSeen + forFrontier + 2 * HEAP_BESIDE_SEEN) >> 20;
+      String frontierPart = forFrontier == 0 ? "" : String.format(Locale.ROOT,
+          ", the frontier's sizes beyond their defaults %,d MB", forFrontier >> 20);
       throw new CrawlStartException(String.format(Locale.ROOT, "the URL-seen filter and its memory of recent URLs need"
-          + " %,d MB of heap and the rest of the crawl about %,d MB more, but this JVM may use only %,d MB: give it"
+          + " %,d MB of heap%s and the rest of the crawl about %,d MB more, but this JVM may use only %,d MB: give it"
           + " more (with bin/crawler: CRAWLER_JAVA_OPTS=-Xmx%dm), or lower seen.expected-urls, seen.memory-budget"
-          + " or seen.recent-memory", needed >> 20, HEAP_BESIDE_SEEN >> 20, maxHeap >> 20, suggestedMegabytes));
+          + " or seen.recent-memory%s", forSeen >> 20, frontierPart, HEAP_BESIDE_SEEN >> 20, maxHeap >> 20,
+          suggestedMegabytes, forFrontier == 0 ? ""
+              : ", or frontier.working-set-hosts, frontier.known-hosts or frontier.read-ahead"));
     }
+  }
+
+  /** The heap the frontier may take beyond what {@link #HEAP_BESIDE_SEEN} counts for its default sizes. */
+  static long frontierHeapBeyondDefaults(FrontierOptions f) {
+    return Math.max(0, f.knownHostsCache() - FrontierOptions.DEFAULT_KNOWN_HOSTS_CACHE) * KNOWN_HOST_BYTES
+        + Math.max(0, f.workingSetHosts() - FrontierOptions.DEFAULT_WORKING_SET_HOSTS) * WORKING_SET_HOST_BYTES
+        + Math.max(0, f.readAheadBytes() - FrontierOptions.DEFAULT_READ_AHEAD_BYTES);
   }
 
   static FrontierOptions frontier(CrawlConfig config) {
@@ -109,6 +130,11 @@ final class CrawlSetup {
           case FSYNC -> SyncPolicy.FSYNC;
         })
         .partitions(config.frontier().partitions())
+        .workingSetHosts(config.frontier().workingSetHosts())
+        .knownHostsCache(config.frontier().knownHosts())
+        .readAheadBytes(config.frontier().readAhead().bytes())
+        .blockCacheBytes(config.frontier().blockCache().bytes())
+        .memtableBytes(config.frontier().memtables().bytes())
         .build();
   }
 

@@ -8,7 +8,9 @@ import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.BloomFilter;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.dedup.internal.RecentFingerprints;
+import dev.crawler.frontier.FrontierOptions;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The YAML keys reach the libraries' options: a key read but not passed on would do nothing, silently. */
@@ -66,16 +68,60 @@ class CrawlSetupTest {
   }
 
   @Test
+  void theFrontierSizesReachTheFrontier() {
+    FrontierOptions options = CrawlSetup.frontier(parse("""
+        frontier:
+          working-set-hosts: 50_000
+          known-hosts: 1_000_000
+          read-ahead: 256MB
+          block-cache: 1GB
+          memtables: 96MB
+        """));
+    assertThat(options.workingSetHosts()).isEqualTo(50_000);
+    assertThat(options.knownHostsCache()).isEqualTo(1_000_000);
+    assertThat(options.readAheadBytes()).isEqualTo(256L << 20);
+    assertThat(options.blockCacheBytes()).isEqualTo(1L << 30);
+    assertThat(options.memtableBytes()).isEqualTo(96L << 20);
+  }
+
+  @Test
+  void theFrontierSizeDefaultsAreTheFrontiersOwnAndAddNoHeap() {
+    FrontierOptions fromConfig = CrawlSetup.frontier(parse(""));
+    FrontierOptions own = FrontierOptions.defaults();
+    assertThat(List.of(fromConfig.workingSetHosts(), fromConfig.knownHostsCache(), fromConfig.readAheadBytes(),
+        fromConfig.blockCacheBytes(), fromConfig.memtableBytes()))
+        .isEqualTo(List.of(own.workingSetHosts(), own.knownHostsCache(), own.readAheadBytes(), own.blockCacheBytes(),
+            own.memtableBytes()));
+    assertThat(CrawlSetup.frontierHeapBeyondDefaults(fromConfig)).isZero();
+  }
+
+  @Test
+  void aFrontierTheHeapCannotHoldStopsTheStartNamingItsKeys() {
+    UrlSeenService.Options seen = CrawlSetup.seen(parse("seen: {expected-urls: 1_000_000}"), DIR);
+    FrontierOptions big = CrawlSetup.frontier(parse("frontier: {known-hosts: 2_100_000, read-ahead: 1GB}"));
+    // 2,000,000 known hosts beyond the default at 500 bytes, and 960 MB more read-ahead.
+    assertThat(CrawlSetup.frontierHeapBeyondDefaults(big)).isEqualTo(2_000_000L * 500 + (960L << 20));
+    long fits = UrlSeenService.heapBytes(seen) + CrawlSetup.HEAP_BESIDE_SEEN + CrawlSetup.frontierHeapBeyondDefaults(big);
+
+    assertThatThrownBy(() -> CrawlSetup.checkFitsTheHeap(seen, big, fits - 1))
+        .isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("the frontier's sizes beyond their defaults 1,913 MB")
+        .hasMessageContaining("frontier.known-hosts");
+    CrawlSetup.checkFitsTheHeap(seen, big, fits);   // just fits: no error
+    CrawlSetup.checkFitsTheHeap(seen, FrontierOptions.defaults(), fits - (1L << 30));   // the defaults count nothing more
+  }
+
+  @Test
   void aSeenMemoryTheHeapCannotHoldStopsTheStartWithTheFiguresAndTheKeys() {
     UrlSeenService.Options billion = CrawlSetup.seen(parse("seen: {expected-urls: 1_000_000_000}"), DIR);
     long filterAndRecent = UrlSeenService.heapBytes(billion);
     assertThat(filterAndRecent).as("about 1.2 GB at 1%%").isBetween(1_000L << 20, 1_500L << 20);
 
-    assertThatThrownBy(() -> CrawlSetup.checkSeenFitsTheHeap(billion, 1L << 30))
+    assertThatThrownBy(() -> CrawlSetup.checkFitsTheHeap(billion, FrontierOptions.defaults(), 1L << 30))
         .isInstanceOf(CrawlStartException.class)
         .hasMessageContaining("this JVM may use only 1,024 MB")
         .hasMessageContaining("CRAWLER_JAVA_OPTS=-Xmx")
         .hasMessageContaining("seen.expected-urls");
-    CrawlSetup.checkSeenFitsTheHeap(billion, filterAndRecent + CrawlSetup.HEAP_BESIDE_SEEN);   // just fits: no error
+    CrawlSetup.checkFitsTheHeap(billion, FrontierOptions.defaults(), filterAndRecent + CrawlSetup.HEAP_BESIDE_SEEN);   // just fits: no error
   }
 }

@@ -207,6 +207,25 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
       integer(1, 65_536), "1", "Host partitions (hash of host mod this): a cluster splits the crawl by them; "
           + "up to 16 groups, each with its own lock and database.");
+  // The heap figures are measured (frontier/README.md, "Heap a host costs"); the bounds are guards
+  // against a slipped digit, far past what a machine's heap holds at those figures.
+  public static final ConfigKey<Integer> FRONTIER_WORKING_SET_HOSTS = ConfigKey.of("frontier.working-set-hosts",
+      integer(1, 100_000_000), "20_000",
+      "Hosts held in the heap ready to be served (about 1KB each with their next URLs); the rest wait on disk "
+          + "in time order and are read in as the ready ones run low.");
+  public static final ConfigKey<Integer> FRONTIER_KNOWN_HOSTS = ConfigKey.of("frontier.known-hosts",
+      integer(0, 100_000_000), "100_000",
+      "Queued hosts remembered in the heap (about 500 bytes each), so a link to one needs no disk read; "
+          + "set it to the hosts a crawl serves in turn or more, or kept read-ahead does nothing.");
+  public static final ConfigKey<DataSize> FRONTIER_READ_AHEAD = ConfigKey.of("frontier.read-ahead",
+      size(DataSize.ofBytes(0), DataSize.ofBytes(1L << 40)), "64MB",
+      "Heap for URLs read ahead and kept for known hosts between their turns, so a turn needs no disk read.");
+  public static final ConfigKey<DataSize> FRONTIER_BLOCK_CACHE = ConfigKey.of("frontier.block-cache",
+      size(DataSize.ofMegabytes(1), DataSize.ofBytes(1L << 40)), "128MB",
+      "RocksDB block cache of the frontier (native memory, outside the heap); the memtables count against it.");
+  public static final ConfigKey<DataSize> FRONTIER_MEMTABLES = ConfigKey.of("frontier.memtables",
+      size(DataSize.ofMegabytes(1), DataSize.ofBytes(1L << 40)), "64MB",
+      "RocksDB write buffers of the frontier, all together (native memory); larger ones flush less often.");
 
   // ------------------------------------------------------------------ output
   public static final ConfigKey<Boolean> OUTPUT_WARC = ConfigKey.of("output.warc", bool(), "true",
