@@ -19,7 +19,11 @@ import dev.crawler.record.WarcRecorder;
 import dev.crawler.robots.DiskRobotsStore;
 import dev.crawler.robots.RobotsCache;
 import dev.crawler.robots.RobotsStore;
+import dev.crawler.scope.DiskQueueKeyRecord;
 import dev.crawler.scope.PageBudget;
+import dev.crawler.scope.QueueBy;
+import dev.crawler.scope.QueueKeyRecord;
+import dev.crawler.scope.QueueKeys;
 import dev.crawler.scope.Scope;
 import dev.crawler.stats.CrawlStats;
 import dev.crawler.stats.StatsReporter;
@@ -179,8 +183,15 @@ public final class Crawl implements AutoCloseable {
       CrawlConfig.Limits limits = config.crawl().limits();
       PageBudget budget = new PageBudget(limits.maxPages().orElse(Long.MAX_VALUE),
           limits.maxPagesPerHost().orElse(Long.MAX_VALUE));
-      LinkIntake intake = new LinkIntake(normalizer, scope, CrawlSetup.queueBy(config).keys(env.dns()), seen, frontier,
-          stats);
+      QueueBy queueBy = CrawlSetup.queueBy(config);
+      QueueKeyRecord decidedKeys = null;
+      if (queueBy == QueueBy.IP) {
+        decidedKeys = DiskQueueKeyRecord.open(dir.queueKeys());
+        opened.push(decidedKeys);
+      }
+      QueueKeys queueKeys = queueBy.keys(env.dns(), decidedKeys);
+      opened.push(queueKeys);   // closed before its record
+      LinkIntake intake = new LinkIntake(normalizer, scope, queueKeys, seen, frontier, stats);
       seeds.forEach(scope::addSeed);
       if (start == Start.RESUME && budget.limited()) {
         restoreBudget(budget, config, dir, before, scope);

@@ -122,7 +122,7 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "robots", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE, "crawl.log",
+      List.of("frontier", "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE, "crawl.log",
           "stats.json", "stats.json.tmp");
 
   Path seeds() {
@@ -149,6 +149,11 @@ final class CrawlDirectory implements AutoCloseable {
 
   Path robots() {
     return root.resolve("robots");
+  }
+
+  /** The hosts' queue keys under politeness.queue-by: ip. */
+  Path queueKeys() {
+    return root.resolve("queue-keys");
   }
 
   Path warc() {

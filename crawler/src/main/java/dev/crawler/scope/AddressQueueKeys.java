@@ -4,15 +4,13 @@ import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.net.InetAddresses;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -28,37 +26,42 @@ import org.slf4j.LoggerFactory;
  * hosts one server answers for (a shared host's thousands of sites) share its delay and connection
  * limit, as Nutch's {@code fetcher.queue.mode=byIP} does.
  *
- * <p>The key is decided once, when the URL is queued: a host that moves later keeps its queued
- * URLs in its old address's queue. Of several addresses the lowest is taken (IPv4 first), not the
- * first: a DNS that rotates its answers would otherwise spread one site over several queues. A host
- * that does not resolve is queued under its host key, as with {@code queue-by: host}; its fetch then
- * fails and is recorded as any DNS failure is. Answers, and failures, are remembered for
- * {@link #REMEMBERED} in a bounded map, so a page's links cost one lookup a new host, not one a link.
- * The worker that found the links waits for their hosts' lookups, made side by side
- * ({@link #ofAll}), up to {@link #LOOKUPS_AT_ONCE} at once for the whole crawl.
+ * <p>A host's key is decided once, at its first URL, and kept for the life of the crawl in a
+ * {@link QueueKeyRecord} on disk, before the URL is queued: a key that changed later (a DNS
+ * answer that moved, a lookup that failed once, a resume) would put the host's URLs in two
+ * queues, each with its own delay and connection. So a host that moves stays in its old
+ * address's queue, and a host that did not resolve when it was decided (a failure, an empty or
+ * unexpected answer, a resolver that throws) stays queued under its host key, as with
+ * {@code queue-by: host}; its fetch then records the DNS failure. Of several addresses the
+ * lowest is taken (IPv4 first), not the first: a DNS that rotates its answers would otherwise
+ * decide by the order of the moment.
+ *
+ * <p>The worker that found the links waits for their new hosts' lookups, which run side by side
+ * on {@link #LOOKUPS_AT_ONCE} threads shared by the crawl ({@link #ofAll}), each as long as the
+ * resolver takes (its own timeouts bound it, as they bound a fetch's). The decided keys of
+ * {@link #REMEMBERED_HOSTS} hosts are kept in memory too, so a page's links to known hosts read
+ * nothing.
  */
 final class AddressQueueKeys implements QueueKeys {
   static final int REMEMBERED_HOSTS = 100_000;
-  static final Duration REMEMBERED = Duration.ofMinutes(30);
   static final int LOOKUPS_AT_ONCE = 16;
+  /** Recorded for a host queued under its host key. */
+  static final String BY_NAME = "";
 
   private static final Logger log = LoggerFactory.getLogger(AddressQueueKeys.class);
 
   private final Dns resolver;
-  /** By host name: its address as a key, or empty if it did not resolve. */
-  private final Cache<String, Optional<String>> addressByHost =
-      CacheBuilder.newBuilder().maximumSize(REMEMBERED_HOSTS).expireAfterWrite(REMEMBERED).build();
-
-  /**
-   * Lookups under way at once for the whole crawl, beside the fetchers' own. Idle threads end
-   * after a while, so nothing needs closing.
-   */
+  private final QueueKeyRecord record;
+  /** By host name: its address as a key, or {@link #BY_NAME}. */
+  private final Cache<String, String> keyByHost = CacheBuilder.newBuilder().maximumSize(REMEMBERED_HOSTS).build();
   private final ThreadPoolExecutor lookupThreads = new ThreadPoolExecutor(LOOKUPS_AT_ONCE, LOOKUPS_AT_ONCE,
       30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
       new ThreadFactoryBuilder().setNameFormat("address-lookup-%d").setDaemon(true).build());
 
-  AddressQueueKeys(Dns resolver) {
+  /** @param record where each host's key is kept once decided; the caller closes it, after this */
+  AddressQueueKeys(Dns resolver, QueueKeyRecord record) {
     this.resolver = resolver;
+    this.record = record;
     lookupThreads.allowCoreThreadTimeOut(true);
   }
 
@@ -67,20 +70,20 @@ final class AddressQueueKeys implements QueueKeys {
     return keyOf(QueueBy.parts(normalizedUrl));
   }
 
-  /** As {@link #of} a URL, with the hosts not yet known looked up side by side. */
+  /** As {@link #of} a URL, with the hosts not yet decided looked up side by side. */
   @Override
   public List<String> ofAll(List<String> normalizedUrls) {
     List<UrlParts> parts = new ArrayList<>(normalizedUrls.size());
-    Set<String> unknown = new LinkedHashSet<>();
+    Set<String> undecided = new LinkedHashSet<>();
     for (String url : normalizedUrls) {
       UrlParts p = QueueBy.parts(url);
       parts.add(p);
-      if (literal(p) == null && addressByHost.getIfPresent(p.host()) == null) {
-        unknown.add(p.host());
+      if (literal(p) == null && keyByHost.getIfPresent(p.host()) == null) {
+        undecided.add(p.host());
       }
     }
-    if (unknown.size() > 1) {
-      lookUpTogether(unknown);
+    if (undecided.size() > 1) {
+      decideTogether(undecided);
     }
     List<String> keys = new ArrayList<>(parts.size());
     for (UrlParts p : parts) {
@@ -95,61 +98,66 @@ final class AddressQueueKeys implements QueueKeys {
       // The same spelling a resolved address gets, so http://[::1]/ and a name for ::1 share a queue.
       return spelling(literal);
     }
-    Optional<String> address;
+    String key;
     try {
-      address = addressByHost.get(parts.host(), () -> resolve(parts.host()));
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("resolving " + parts.host() + " failed", e.getCause());   // resolve catches what a Dns throws
+      key = keyByHost.get(parts.host(), () -> decide(parts.host()));
+    } catch (ExecutionException | UncheckedExecutionException e) {
+      // decide throws only what the record throws: its storage failure, as it is
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     }
-    return address.orElseGet(parts::hostKey);
+    return key.equals(BY_NAME) ? parts.hostKey() : key;
+  }
+
+  /** The host's recorded key, or a new one, looked up and recorded. */
+  private String decide(String host) {
+    String recorded = record.get(host);
+    if (recorded != null) {
+      return recorded;
+    }
+    String key = lookUp(host);
+    record.put(host, key);
+    return key;
   }
 
   /**
    * A page that links to fifty new hosts would otherwise wait for fifty lookups one after the
-   * other. Each lookup is remembered as it ends; one that failed to run is made again by
-   * {@link #keyOf}.
+   * other. What fails here is done again, and reported, by {@link #keyOf}.
    */
-  private void lookUpTogether(Set<String> hosts) {
-    List<Future<?>> lookups = new ArrayList<>(hosts.size());
+  private void decideTogether(Set<String> hosts) {
+    List<Future<?>> decisions = new ArrayList<>(hosts.size());
     for (String host : hosts) {
-      lookups.add(lookupThreads.submit(() -> addressByHost.get(host, () -> resolve(host))));
+      decisions.add(lookupThreads.submit(() -> keyByHost.get(host, () -> decide(host))));
     }
-    for (Future<?> lookup : lookups) {
+    for (Future<?> decision : decisions) {
       try {
-        lookup.get();
+        decision.get();
       } catch (ExecutionException e) {
-        // keyOf looks the host up again and reports what fails
+        // keyOf decides the host again and throws what fails
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();   // a stop: keyOf finishes the batch one host at a time
+        Thread.currentThread().interrupt();   // a stop: keyOf waits for each host, one at a time
         return;
       }
     }
   }
 
-  /** The URL's host if it is an IP address, else null. */
-  private static InetAddress literal(UrlParts parts) {
-    if (!parts.isIpLiteral()) {
-      return null;
-    }
-    String text = unbracketed(parts.host());
-    return InetAddresses.isInetAddress(text) ? InetAddresses.forString(text) : null;
-  }
-
-  private Optional<String> resolve(String host) {
+  /** The lowest address the host resolves to, spelled as a key; {@link #BY_NAME} if it does not resolve. */
+  private String lookUp(String host) {
     List<InetAddress> addresses;
     try {
       addresses = resolver.lookup(host);
-    } catch (UnknownHostException | IllegalArgumentException e) {
-      log.debug("{} did not resolve ({}); its URLs queue under its name", host, e.getMessage());
-      return Optional.empty();
+    } catch (Exception e) {
+      // Web input never throws (a resolver may throw more than UnknownHostException): the host
+      // keeps its own queue, and its fetch records why it does not resolve.
+      log.debug("{} did not resolve ({}); its URLs queue under its name", host, e.toString());
+      return BY_NAME;
     }
     InetAddress lowest = null;
     for (InetAddress a : addresses) {
-      if (lowest == null || before(a, lowest)) {
+      if (a != null && (lowest == null || before(a, lowest))) {
         lowest = a;
       }
     }
-    return Optional.ofNullable(lowest).map(AddressQueueKeys::spelling);
+    return lowest == null ? BY_NAME : spelling(lowest);
   }
 
   /** IPv4 first, then by the address's bytes, unsigned. */
@@ -162,12 +170,24 @@ final class AddressQueueKeys implements QueueKeys {
     return Arrays.compareUnsigned(a.getAddress(), b.getAddress()) < 0;
   }
 
+  /** The URL's host if it is an IP address, else null. */
+  private static InetAddress literal(UrlParts parts) {
+    if (!parts.isIpLiteral()) {
+      return null;
+    }
+    String host = parts.host();
+    String text = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    return InetAddresses.isInetAddress(text) ? InetAddresses.forString(text) : null;
+  }
+
   /** "10.1.2.3", "2001:db8::1": IPv6 in its shortest form, without brackets. */
   private static String spelling(InetAddress address) {
     return InetAddresses.toAddrString(address);
   }
 
-  private static String unbracketed(String host) {
-    return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+  /** Ends the lookup threads; lookups under way finish on their own. */
+  @Override
+  public void close() {
+    lookupThreads.shutdownNow();
   }
 }

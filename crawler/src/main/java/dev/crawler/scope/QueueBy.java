@@ -1,5 +1,7 @@
 package dev.crawler.scope;
 
+import static com.google.common.base.Preconditions.checkNotNull;
+
 import okhttp3.Dns;
 
 /**
@@ -30,22 +32,26 @@ public enum QueueBy {
   },
   /**
    * The address the host resolves to ("93.184.215.14", "2001:db8::1"), whatever the port: see
-   * {@link AddressQueueKeys}. It needs a resolver, so only {@link #keys} gives it.
+   * {@link AddressQueueKeys}. It needs a resolver and a record of the keys decided, so only
+   * {@link #keys} gives it.
    */
   IP {
     @Override
     String keyOf(UrlParts parts) {
-      throw new IllegalStateException("queue-by ip resolves host names: take its keys from keys(resolver)");
+      throw new IllegalStateException("queue-by ip resolves host names: take its keys from keys(resolver, record)");
     }
 
     @Override
-    public QueueKeys keys(Dns resolver) {
-      return new AddressQueueKeys(resolver);
+    public QueueKeys keys(Dns resolver, QueueKeyRecord record) {
+      return new AddressQueueKeys(checkNotNull(resolver, "resolver"), checkNotNull(record, "record"));
     }
   };
 
-  /** The queue keys of this setting; {@code resolver} is asked only by {@link #IP}. */
-  public QueueKeys keys(Dns resolver) {
+  /**
+   * The queue keys of this setting. Only {@link #IP} uses {@code resolver} and {@code record}
+   * (where each host's key is kept once decided), and then both must be given.
+   */
+  public QueueKeys keys(Dns resolver, QueueKeyRecord record) {
     return this::of;
   }
 

@@ -2,9 +2,12 @@ package dev.crawler.scope;
 
 import java.util.List;
 
-/** A URL's frontier queue key under the crawl's {@code politeness.queue-by} ({@link QueueBy#keys}). */
+/**
+ * A URL's frontier queue key under the crawl's {@code politeness.queue-by} ({@link QueueBy#keys}).
+ * Closed by its owner, after the crawl's workers have stopped.
+ */
 @FunctionalInterface
-public interface QueueKeys {
+public interface QueueKeys extends AutoCloseable {
   /**
    * The queue key of a URL that scope let in.
    *
@@ -15,5 +18,9 @@ public interface QueueKeys {
   /** The keys of a page's URLs, in their order; keys that need a lookup may be looked up side by side. */
   default List<String> ofAll(List<String> normalizedUrls) {
     return normalizedUrls.stream().map(this::of).toList();
+  }
+
+  @Override
+  default void close() {
   }
 }
