@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -48,8 +49,33 @@ final class RobotsApplied {
   private final HostDelays delays;
   private final LinkIntake intake;
   private final boolean followSitemaps;
-  /** Per host key, its origins' robots.txt last applied. Bounded like the robots cache's hosts. */
-  private final Cache<String, Map<String, Applied>> byHost = CacheBuilder.newBuilder().maximumSize(100_000).build();
+  /**
+   * One queue's origins, with their delays counted so the largest is found without a walk over
+   * them all: under {@code queue-by: ip} a shared server's queue holds thousands of sites.
+   */
+  private static final class Origins {
+    final Map<String, Applied> applied = new HashMap<>(2);
+    final TreeMap<Duration, Integer> delays = new TreeMap<>();
+
+    Applied put(String origin, Applied now) {
+      Applied before = applied.put(origin, now);
+      if (before != null && before.crawlDelay() != null) {
+        delays.computeIfPresent(before.crawlDelay(), (d, n) -> n == 1 ? null : n - 1);
+      }
+      if (now.crawlDelay() != null) {
+        delays.merge(now.crawlDelay(), 1, Integer::sum);
+      }
+      return before;
+    }
+
+    /** The largest Crawl-delay of the origins, null if none has one. */
+    Duration largest() {
+      return delays.isEmpty() ? null : delays.lastKey();
+    }
+  }
+
+  /** Per queue key (a host, a domain or an address), its origins' robots.txt last applied. Bounded like the robots cache's hosts. */
+  private final Cache<String, Origins> byHost = CacheBuilder.newBuilder().maximumSize(100_000).build();
   /** A host's changes in order (its frontier write included), without one lock for every host. */
   private final Striped<Lock> locks = Striped.lock(64);
 
@@ -65,9 +91,9 @@ final class RobotsApplied {
     Lock lock = locks.get(hostKey);
     lock.lock();
     try {
-      Map<String, Applied> origins = byHost.getIfPresent(hostKey);
+      Origins origins = byHost.getIfPresent(hostKey);
       boolean known = origins != null;
-      Applied last = known ? origins.get(origin) : null;
+      Applied last = known ? origins.applied.get(origin) : null;
       if (last != null && !rules.fetchedAt().isAfter(last.fetchedAt())) {
         return;   // applied already, or older than what was
       }
@@ -78,13 +104,13 @@ final class RobotsApplied {
         return;
       }
       if (!known) {
-        origins = new HashMap<>(2);
+        origins = new Origins();
         byHost.put(hostKey, origins);
       }
-      Duration before = largest(origins);
+      Duration before = origins.largest();
       Duration delay = unavailable ? (last == null ? null : last.crawlDelay()) : rules.crawlDelay();
       origins.put(origin, new Applied(rules.fetchedAt(), delay));
-      Duration after = largest(origins);
+      Duration after = origins.largest();
       if (after != null && (!known || !after.equals(before))) {
         delays.set(hostKey, after);
       } else if (after == null && (known ? before != null : !unavailable)) {
@@ -98,15 +124,5 @@ final class RobotsApplied {
     if (followSitemaps && !rules.sitemaps().isEmpty()) {
       intake.take(rules.sitemaps(), 0, null, 0);
     }
-  }
-
-  private static Duration largest(Map<String, Applied> origins) {
-    Duration largest = null;
-    for (Applied applied : origins.values()) {
-      if (applied.crawlDelay() != null && (largest == null || applied.crawlDelay().compareTo(largest) > 0)) {
-        largest = applied.crawlDelay();
-      }
-    }
-    return largest;
   }
 }
