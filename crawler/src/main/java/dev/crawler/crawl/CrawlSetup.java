@@ -71,9 +71,10 @@ final class CrawlSetup {
 
   /**
    * Heap the rest of a crawl needs beside the URL-seen memory: fetch buffers, parsing, the
-   * frontier at its default sizes (FrontierBench peaks at 63-76 MB with them, its whole heap). A
-   * floor, not a budget: SmallHeapCrawlTest crawls hostile bodies with the default 8 MB recent
-   * memory in a 128 MB heap.
+   * frontier at its default sizes. A floor, not a budget: SmallHeapCrawlTest crawls hostile bodies
+   * with the default 8 MB recent memory in a 128 MB heap, and the frontier's defaults can take
+   * more than this once a crawl has many hosts (FrontierBench's whole heap peaked at 63-76 MB
+   * with 100,000 hosts, most of it the 64 MB read-ahead budget, which a small crawl never fills).
    */
   static final long HEAP_BESIDE_SEEN = 64L << 20;
   /**

@@ -108,7 +108,11 @@ class CrawlSetupTest {
         .hasMessageContaining("the frontier's sizes beyond their defaults 1,913 MB")
         .hasMessageContaining("frontier.known-hosts");
     CrawlSetup.checkFitsTheHeap(seen, big, fits);   // just fits: no error
-    CrawlSetup.checkFitsTheHeap(seen, FrontierOptions.defaults(), fits - (1L << 30));   // the defaults count nothing more
+    // At its defaults the frontier counts nothing beyond the floor: the seen memory and the floor just fit.
+    long floor = UrlSeenService.heapBytes(seen) + CrawlSetup.HEAP_BESIDE_SEEN;
+    CrawlSetup.checkFitsTheHeap(seen, FrontierOptions.defaults(), floor);
+    assertThatThrownBy(() -> CrawlSetup.checkFitsTheHeap(seen, FrontierOptions.defaults(), floor - 1))
+        .isInstanceOf(CrawlStartException.class).hasMessageNotContaining("frontier");
   }
 
   @Test

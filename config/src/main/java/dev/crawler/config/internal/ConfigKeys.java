@@ -93,8 +93,8 @@ public final class ConfigKeys {
       "politeness.queue-by", choice(CrawlConfig.Politeness.QueueBy.class), "host",
       "What shares one queue, its delay and its connections: host (and port), domain (every host of a registered "
           + "domain, such as www.example.com and docs.example.com; a robots.txt Crawl-delay of one applies to all), "
-          + "or ip (every host that resolves to one address when its URLs are queued; one that does not resolve "
-          + "queues by host). Fixed for the life of a crawl.");
+          + "or ip (every host whose first URL found it at one address: a host's queue is decided once and kept; "
+          + "one that did not resolve queues by host). Fixed for the life of a crawl.");
   public static final ConfigKey<Duration> POLITENESS_MAX_RETRY_AFTER = ConfigKey.of("politeness.max-retry-after",
       duration(Duration.ZERO), "10m", "Longest Retry-After (429, 503) honoured; longer ones are capped to this.");
   public static final ConfigKey<Duration> POLITENESS_BACKOFF_INITIAL = ConfigKey.of(
@@ -205,7 +205,7 @@ public final class ConfigKeys {
       choice(CrawlConfig.Frontier.SyncPolicy.class), "wal",
       "wal: accepted URLs survive a killed process; fsync: they survive a power cut too, at a cost in speed.");
   public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
-      integer(1, 65_536), "1", "Host partitions (hash of host mod this): a cluster splits the crawl by them; "
+      integer(1, 65_536), "1", "Queue partitions (hash of the queue key mod this): a cluster splits the crawl by them; "
           + "up to 16 groups, each with its own lock and database.");
   // The heap figures are measured (frontier/README.md, "Heap a host costs"); the bounds are guards
   // against a slipped digit, far past what a machine's heap holds at those figures.
@@ -215,8 +215,8 @@ public final class ConfigKeys {
           + "in time order and are read in as the ready ones run low.");
   public static final ConfigKey<Integer> FRONTIER_KNOWN_HOSTS = ConfigKey.of("frontier.known-hosts",
       integer(0, 100_000_000), "100_000",
-      "Queued hosts remembered in the heap (about 500 bytes each), so a link to one needs no disk read; "
-          + "set it to the hosts a crawl serves in turn or more, or kept read-ahead does nothing.");
+      "Queued hosts remembered in the heap (about 500 bytes each), so a link to one, or its next turn, "
+          + "needs no disk read of its state.");
   public static final ConfigKey<DataSize> FRONTIER_READ_AHEAD = ConfigKey.of("frontier.read-ahead",
       size(DataSize.ofBytes(0), DataSize.ofBytes(1L << 40)), "64MB",
       "Heap for URLs read ahead and kept for known hosts between their turns, so a turn needs no disk read.");
@@ -225,7 +225,8 @@ public final class ConfigKeys {
       "RocksDB block cache of the frontier (native memory, outside the heap); the memtables count against it.");
   public static final ConfigKey<DataSize> FRONTIER_MEMTABLES = ConfigKey.of("frontier.memtables",
       size(DataSize.ofMegabytes(1), DataSize.ofBytes(1L << 40)), "64MB",
-      "RocksDB write buffers of the frontier, all together (native memory); larger ones flush less often.");
+      "Cap on the frontier's RocksDB write buffers, all together (native memory, counted in the block cache); "
+          + "past it a flush is forced.");
 
   // ------------------------------------------------------------------ output
   public static final ConfigKey<Boolean> OUTPUT_WARC = ConfigKey.of("output.warc", bool(), "true",

@@ -565,10 +565,10 @@ public final class ValueTypes {
 
   static void checkRange(String text, long value, long min, long max) throws BadValue {
     if (value < min) {
-      throw new BadValue("\"" + text + "\" is " + (value < 0 ? "negative" : "below " + min));
+      throw new BadValue("\"" + text + "\" is " + (value < 0 ? "negative" : "below " + formatCount(min)));
     }
     if (value > max) {
-      throw new BadValue("\"" + text + "\" is above " + max);
+      throw new BadValue("\"" + text + "\" is above " + formatCount(max));   // spelled as in "allowed"
     }
   }
 
