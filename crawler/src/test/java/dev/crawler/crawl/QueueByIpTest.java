@@ -63,6 +63,25 @@ class QueueByIpTest {
   }
 
   @Test
+  void aResumedCrawlReopensItsHostsKeysAndFetchesEachPageOnce() throws Exception {
+    Path crawlDir = dir.resolve("crawl-resumed");
+    Map<String, String> politeness = Map.of("default-delay", "0ms", "queue-by", "ip");
+    CrawlConfig first = CrawlEndToEndTest.config(crawlDir, "5", "unlimited", 1, politeness, "");
+    try (Crawl crawl = Crawl.open(first, Crawl.Start.NEW,
+        CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()))) {
+      assertThat(crawl.run()).isEqualTo(StopReason.MAX_PAGES);
+    }
+    assertThat(crawlDir.resolve("queue-keys")).isDirectory();
+
+    CrawlConfig rest = CrawlEndToEndTest.config(crawlDir, "unlimited", "unlimited", 1, politeness, "");
+    try (Crawl crawl = Crawl.open(rest, Crawl.Start.RESUME, CrawlEnvironment.standard().withDns(site.dns()))) {
+      assertThat(crawl.run()).isEqualTo(StopReason.FINISHED);
+    }
+    assertThat(site.requests().countsByUrl()).containsOnlyKeys(site.expectedFetches(BOTH_HOSTS))
+        .allSatisfy((url, times) -> assertThat(times).as(url).isEqualTo(1L));
+  }
+
+  @Test
   void byDomainTheSameHostsAreFetchedSideBySide() throws Exception {
     assertThat(crawl("domain")).isEqualTo(StopReason.FINISHED);
     assertThat(site.requests().minGap(BOTH_HOSTS, "127.0.0.1")).as("two queues, each with its own delay")
