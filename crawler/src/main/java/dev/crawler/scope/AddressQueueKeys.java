@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import okhttp3.Dns;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,10 @@ final class AddressQueueKeys implements QueueKeys {
   private final QueueKeyRecord record;
   /** By host name: its address as a key, or {@link #BY_NAME}. */
   private final Cache<String, String> keyByHost = CacheBuilder.newBuilder().maximumSize(REMEMBERED_HOSTS).build();
+  /** Hosts decided in this run, by address and by name: logged at the close. */
+  private final LongAdder byAddress = new LongAdder();
+  private final LongAdder byName = new LongAdder();
+  private final AtomicBoolean firstByNameLogged = new AtomicBoolean();
   private final ThreadPoolExecutor lookupThreads = new ThreadPoolExecutor(LOOKUPS_AT_ONCE, LOOKUPS_AT_ONCE,
       30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
       new ThreadFactoryBuilder().setNameFormat("address-lookup-%d").setDaemon(true).build());
@@ -116,6 +122,11 @@ final class AddressQueueKeys implements QueueKeys {
     }
     String key = lookUp(host);
     record.put(host, key);
+    if (key.equals(BY_NAME)) {
+      byName.increment();
+    } else {
+      byAddress.increment();
+    }
     return key;
   }
 
@@ -148,7 +159,12 @@ final class AddressQueueKeys implements QueueKeys {
     } catch (Exception e) {
       // Web input never throws (a resolver may throw more than UnknownHostException): the host
       // keeps its own queue, and its fetch records why it does not resolve.
-      log.debug("{} did not resolve ({}); its URLs queue under its name", host, e.toString());
+      if (firstByNameLogged.compareAndSet(false, true)) {
+        log.info("{} did not resolve when first queued ({}): it keeps a queue of its own, by name, for the whole"
+            + " crawl; its fetches record why. Further such hosts are counted at the end.", host, e.toString());
+      } else {
+        log.debug("{} did not resolve ({}); its URLs queue under its name", host, e.toString());
+      }
       return BY_NAME;
     }
     InetAddress lowest = null;
@@ -185,9 +201,13 @@ final class AddressQueueKeys implements QueueKeys {
     return InetAddresses.toAddrString(address);
   }
 
-  /** Ends the lookup threads; lookups under way finish on their own. */
+  /** Ends the lookup threads (lookups under way finish on their own) and says what was decided. */
   @Override
   public void close() {
     lookupThreads.shutdownNow();
+    if (byAddress.sum() + byName.sum() > 0) {
+      log.info("queue-by ip: {} new hosts queued by address, {} by name (they did not resolve when first queued)",
+          byAddress.sum(), byName.sum());
+    }
   }
 }
