@@ -54,7 +54,8 @@ public final class CrawlConfig {
     this.robots = new Robots(s.get(ROBOTS_CACHE_HOSTS), s.get(ROBOTS_CACHE_EXPIRY), s.get(ROBOTS_SITEMAPS));
     this.parse = new Parse(s.get(PARSE_OBEY_REL_NOFOLLOW));
     this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS), s.get(FRONTIER_WORKING_SET_HOSTS),
-        s.get(FRONTIER_KNOWN_HOSTS), s.get(FRONTIER_READ_AHEAD), s.get(FRONTIER_BLOCK_CACHE), s.get(FRONTIER_MEMTABLES));
+        s.get(FRONTIER_KNOWN_HOSTS), s.get(FRONTIER_READ_AHEAD), s.get(FRONTIER_BLOCK_CACHE),
+        s.get(FRONTIER_MEMTABLES));
     this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_WARC_COMPRESSION),
         s.get(OUTPUT_CRAWL_LOG));
     this.stats = new Stats(s.get(STATS_INTERVAL));

@@ -122,8 +122,8 @@ final class CrawlDirectory implements AutoCloseable {
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE, "crawl.log",
-          "stats.json", "stats.json.tmp");
+      List.of("frontier", "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE,
+          "crawl.log", "stats.json", "stats.json.tmp");
 
   Path seeds() {
     return root.resolve("seeds.txt");

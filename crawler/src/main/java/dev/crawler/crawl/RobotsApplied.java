@@ -57,7 +57,7 @@ final class RobotsApplied {
     final Map<String, Applied> applied = new HashMap<>(2);
     final TreeMap<Duration, Integer> delays = new TreeMap<>();
 
-    Applied put(String origin, Applied now) {
+    void put(String origin, Applied now) {
       Applied before = applied.put(origin, now);
       if (before != null && before.crawlDelay() != null) {
         delays.computeIfPresent(before.crawlDelay(), (d, n) -> n == 1 ? null : n - 1);
@@ -65,7 +65,6 @@ final class RobotsApplied {
       if (now.crawlDelay() != null) {
         delays.merge(now.crawlDelay(), 1, Integer::sum);
       }
-      return before;
     }
 
     /** The largest Crawl-delay of the origins, null if none has one. */
@@ -74,7 +73,10 @@ final class RobotsApplied {
     }
   }
 
-  /** Per queue key (a host, a domain or an address), its origins' robots.txt last applied. Bounded like the robots cache's hosts. */
+  /**
+   * Per queue key (a host, a domain or an address), its origins' robots.txt last applied. Bounded
+   * like the robots cache's hosts.
+   */
   private final Cache<String, Origins> byHost = CacheBuilder.newBuilder().maximumSize(100_000).build();
   /** A host's changes in order (its frontier write included), without one lock for every host. */
   private final Striped<Lock> locks = Striped.lock(64);

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -136,8 +137,12 @@ final class AddressQueueKeys implements QueueKeys {
    */
   private void decideTogether(Set<String> hosts) {
     List<Future<?>> decisions = new ArrayList<>(hosts.size());
-    for (String host : hosts) {
-      decisions.add(lookupThreads.submit(() -> keyByHost.get(host, () -> decide(host))));
+    try {
+      for (String host : hosts) {
+        decisions.add(lookupThreads.submit(() -> keyByHost.get(host, () -> decide(host))));
+      }
+    } catch (RejectedExecutionException closed) {
+      return;   // a worker cut at a stop, after the close: keyOf decides one host at a time, or fails
     }
     for (Future<?> decision : decisions) {
       try {
