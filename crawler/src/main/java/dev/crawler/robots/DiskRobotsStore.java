@@ -1,16 +1,13 @@
 package dev.crawler.robots;
 
+import dev.crawler.store.SmallStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.rocksdb.CompressionType;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,22 +25,14 @@ import org.slf4j.LoggerFactory;
 public final class DiskRobotsStore implements RobotsStore {
   private static final Logger log = LoggerFactory.getLogger(DiskRobotsStore.class);
 
-  static {
-    RocksDB.loadLibrary();
-  }
-
   private final Path directory;
-  private final Options options;
-  private final WriteOptions writeOptions;
-  private final RocksDB db;
+  private final SmallStore store;
   /** A failed read or write is logged once, then counted only: a full disk would repeat it for every host. */
   private final AtomicBoolean failureLogged = new AtomicBoolean();
 
-  private DiskRobotsStore(Path directory, Options options, RocksDB db) {
+  private DiskRobotsStore(Path directory, SmallStore store) {
     this.directory = directory;
-    this.options = options;
-    this.db = db;
-    this.writeOptions = new WriteOptions();
+    this.store = store;
   }
 
   /**
@@ -72,26 +61,14 @@ public final class DiskRobotsStore implements RobotsStore {
   }
 
   private static DiskRobotsStore tryOpen(Path directory) throws IOException {
-    Files.createDirectories(directory);
-    Options options = new Options().setCreateIfMissing(true)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION)   // robots.txt files are text: about 4x
-        .setWriteBufferSize(8L << 20)
-        .setMaxOpenFiles(64)
-        .setKeepLogFileNum(2)
-        .setMaxBackgroundJobs(1);
-    try {
-      return new DiskRobotsStore(directory, options, RocksDB.open(options, directory.toString()));
-    } catch (RocksDBException e) {
-      options.close();
-      throw new IOException("Cannot open the robots.txt store in " + directory + ": " + e.getMessage(), e);
-    }
+    return new DiskRobotsStore(directory, SmallStore.open(directory, "the robots.txt store"));
   }
 
   @Override
   public Optional<StoredRobots> get(String hostKey) {
     byte[] value;
     try {
-      value = db.get(key(hostKey));
+      value = store.get(key(hostKey));
     } catch (RocksDBException e) {
       failed("read", e);
       return Optional.empty();
@@ -114,7 +91,7 @@ public final class DiskRobotsStore implements RobotsStore {
       return;
     }
     try {
-      db.put(writeOptions, key(hostKey), value);
+      store.put(key(hostKey), value);
     } catch (RocksDBException e) {
       failed("write", e);
     }
@@ -133,8 +110,6 @@ public final class DiskRobotsStore implements RobotsStore {
 
   @Override
   public void close() {
-    db.close();
-    writeOptions.close();
-    options.close();
+    store.close();
   }
 }

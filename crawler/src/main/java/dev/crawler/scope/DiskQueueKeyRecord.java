@@ -1,15 +1,11 @@
 package dev.crawler.scope;
 
+import dev.crawler.store.SmallStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rocksdb.CompressionType;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteOptions;
 
 /**
  * The queue keys decided by address, in RocksDB in the crawl folder. Key: the host name's UTF-8
@@ -21,22 +17,14 @@ import org.rocksdb.WriteOptions;
  * one a new host, far fewer than a RocksDB write takes to become a bottleneck.
  */
 public final class DiskQueueKeyRecord implements QueueKeyRecord {
-  static {
-    RocksDB.loadLibrary();
-  }
-
   private final Path directory;
-  private final Options options;
-  private final WriteOptions writeOptions;
-  private final RocksDB db;
+  private final SmallStore store;
   /** Lookups still under way at a close may try to record their host: refused, not a use of a closed store. */
   private boolean closed;
 
-  private DiskQueueKeyRecord(Path directory, Options options, RocksDB db) {
+  private DiskQueueKeyRecord(Path directory, SmallStore store) {
     this.directory = directory;
-    this.options = options;
-    this.db = db;
-    this.writeOptions = new WriteOptions();
+    this.store = store;
   }
 
   /**
@@ -45,27 +33,14 @@ public final class DiskQueueKeyRecord implements QueueKeyRecord {
    * @throws IOException if it cannot be opened there (a full disk, a damaged store)
    */
   public static DiskQueueKeyRecord open(Path directory) throws IOException {
-    Files.createDirectories(directory);
-    Options options = new Options().setCreateIfMissing(true)
-        .setWriteBufferSize(4L << 20)
-        .setMaxOpenFiles(64)
-        .setKeepLogFileNum(2)
-        .setMaxBackgroundJobs(1)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION);
-    try {
-      return new DiskQueueKeyRecord(directory, options, RocksDB.open(options, directory.toString()));
-    } catch (RocksDBException e) {
-      options.close();
-      throw new IOException("Cannot open the queue keys of politeness.queue-by: ip in " + directory + ": "
-          + e.getMessage(), e);
-    }
+    return new DiskQueueKeyRecord(directory, SmallStore.open(directory, "the queue keys of politeness.queue-by: ip"));
   }
 
   @Override
   public synchronized String get(String host) {
     checkOpen();
     try {
-      byte[] value = db.get(bytes(host));
+      byte[] value = store.get(bytes(host));
       return value == null ? null : new String(value, StandardCharsets.UTF_8);
     } catch (RocksDBException e) {
       throw failed("read", host, e);
@@ -76,7 +51,7 @@ public final class DiskQueueKeyRecord implements QueueKeyRecord {
   public synchronized void put(String host, String key) {
     checkOpen();
     try {
-      db.put(writeOptions, bytes(host), bytes(key));
+      store.put(bytes(host), bytes(key));
     } catch (RocksDBException e) {
       throw failed("write", host, e);
     }
@@ -103,8 +78,6 @@ public final class DiskQueueKeyRecord implements QueueKeyRecord {
       return;
     }
     closed = true;
-    db.close();
-    writeOptions.close();
-    options.close();
+    store.close();
   }
 }
