@@ -43,7 +43,12 @@ class QueueByDomainTest {
   }
 
   private StopReason crawl(String queueBy, String maxPagesPerHost) throws Exception {
-    CrawlConfig config = CrawlEndToEndTest.config(dir.resolve("crawl-" + queueBy), "unlimited", maxPagesPerHost, 1,
+    return crawl(site, dir.resolve("crawl-" + queueBy), queueBy, maxPagesPerHost);
+  }
+
+  /** A new crawl of the whole site, {@link #DELAY} between fetches of one queue; QueueByIpTest's too. */
+  static StopReason crawl(DemoSite site, Path crawlDir, String queueBy, String maxPagesPerHost) throws Exception {
+    CrawlConfig config = CrawlEndToEndTest.config(crawlDir, "unlimited", maxPagesPerHost, 1,
         Map.of("default-delay", DELAY.toMillis() + "ms", "queue-by", queueBy), "");
     try (Crawl crawl = Crawl.open(config, Crawl.Start.NEW,
         CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()))) {

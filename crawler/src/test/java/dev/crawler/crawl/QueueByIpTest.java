@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * shows; queue-by domain on the same site is the control that shows the log would tell.
  */
 class QueueByIpTest {
-  static final Duration DELAY = Duration.ofMillis(100);
+  static final Duration DELAY = QueueByDomainTest.DELAY;
   static final Predicate<String> BOTH_HOSTS = host -> host.equals("www.example.com") || host.equals("www.example.org");
 
   @TempDir Path dir;
@@ -42,12 +42,7 @@ class QueueByIpTest {
   }
 
   private StopReason crawl(String queueBy) throws Exception {
-    CrawlConfig config = CrawlEndToEndTest.config(dir.resolve("crawl-" + queueBy), "unlimited", "unlimited", 1,
-        Map.of("default-delay", DELAY.toMillis() + "ms", "queue-by", queueBy), "");
-    try (Crawl crawl = Crawl.open(config, Crawl.Start.NEW,
-        CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()))) {
-      return crawl.run();
-    }
+    return QueueByDomainTest.crawl(site, dir.resolve("crawl-" + queueBy), queueBy, "unlimited");
   }
 
   @Test
