@@ -185,6 +185,10 @@ final class PageVisit {
       deferred.put(url, Boolean.TRUE);
       return new Visit(null, FetchOutcome.DEFERRED);
     }
+    if (!frontier.mayRequest(lease)) {
+      // Another fetch of the queue learnt a Crawl-delay since the lease: come back under it.
+      return new Visit(null, FetchOutcome.DEFERRED);
+    }
     // The host's own key: under politeness.queue-by: domain the lease's key is its domain's.
     switch (budget.tryAcquire(QueueBy.HOST.of(url))) {
       case GRANTED -> { }
@@ -197,8 +201,9 @@ final class PageVisit {
         return null;   // kept for a resume with a larger budget
       }
     }
-    FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url) ? fetcher.fetchAnyType(url)
-        : fetcher.fetch(url);
+    Runnable requestStarts = () -> requestStarts(lease);
+    FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url)
+        ? fetcher.fetchAnyType(url, requestStarts) : fetcher.fetch(url, requestStarts);
     if (stop.aborted()) {
       return null;     // cut short by a stop: nothing recorded, the lease returns on resume
     }
@@ -208,6 +213,19 @@ final class PageVisit {
     Visit visit = follow(lease, result);
     log(lease, visit.outcome, result, detail(result.cause(), visit.note));
     return visit;
+  }
+
+  /**
+   * Tells the frontier the request goes out now, so the host's next start waits its delay from
+   * this moment rather than from the lease. A frontier that fails here fails the completion too,
+   * which reports it; the fetch goes on.
+   */
+  private void requestStarts(Lease lease) {
+    try {
+      frontier.requestStarts(lease);
+    } catch (RuntimeException e) {
+      // reported by the completion of this lease
+    }
   }
 
   /** Classifies a fetch and takes what it points to into the crawl. */

@@ -9,10 +9,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,6 +56,8 @@ public final class DemoSite implements AutoCloseable {
   private final RequestLog requests;
   private final InetAddress loopback;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Hosts that answer after a pause, as a slow real server does; none by default. */
+  private final Map<String, Duration> latencies = new ConcurrentHashMap<>();
 
   private DemoSite(DemoSiteSpec spec, HttpServer server, ExecutorService executor) throws UnknownHostException {
     this.server = server;
@@ -129,6 +134,20 @@ public final class DemoSite implements AutoCloseable {
   }
 
   /**
+   * Makes one host answer every request {@code latency} after it arrives, as a distant or busy
+   * server does, so a crawl with several connections to it has several requests in flight.
+   */
+  public void answerAfter(String hostName, Duration latency) {
+    if (graph.hostIndex(hostName) < 0) {
+      throw new IllegalArgumentException(hostName + " is not a host of the demo site");
+    }
+    if (latency.isNegative()) {
+      throw new IllegalArgumentException("Latency of " + hostName + " (" + latency + ") must not be negative");
+    }
+    latencies.put(hostName, latency);
+  }
+
+  /**
    * The absolute URLs ("http://host:PORT/path?query") that a correct crawl of this site
    * requests, computed from the site's own link graph without any HTTP, spelled as the
    * crawler's normalizer spells them (fragment and utm_* parameters dropped, other query
@@ -175,6 +194,10 @@ public final class DemoSite implements AutoCloseable {
     String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     RequestLog.Entry logged = requests.begin(host, target);
     try (exchange) {
+      Duration latency = latencies.get(host);
+      if (latency != null) {
+        Thread.sleep(latency);
+      }
       String method = exchange.getRequestMethod();
       Response response = method.equals("GET") || method.equals("HEAD")
           ? respond(host, target)
@@ -204,6 +227,8 @@ public final class DemoSite implements AutoCloseable {
         logged.finish();
         out.write(body, body.length - 1, 1);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();   // the site is stopping
     } catch (IOException e) {
       // The client went away mid-response: a crawler's timeout or a test's shutdown.
       log.debug("Response to http://{}:{}{} cut: {}", host, port(), target, e.toString());

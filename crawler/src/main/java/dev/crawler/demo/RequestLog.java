@@ -168,6 +168,25 @@ public final class RequestLog {
   }
 
   /**
+   * The shortest time between the starts of two requests to the hosts named, taken in order of
+   * start: what a queue's delay bounds whatever its connections.
+   *
+   * @param name what the hosts are, for the error
+   * @throws IllegalStateException if the hosts had fewer than two requests
+   */
+  public Duration minStartGap(Predicate<String> hosts, String name) {
+    List<Request> list = snapshot(hosts);
+    if (list.size() < 2) {
+      throw new IllegalStateException(name + " had " + list.size() + " request(s); a gap needs two");
+    }
+    long min = Long.MAX_VALUE;
+    for (int i = 1; i < list.size(); i++) {
+      min = Math.min(min, list.get(i).startNanos() - list.get(i - 1).startNanos());
+    }
+    return Duration.ofNanos(min);
+  }
+
+  /**
    * The shortest rest of one host: over its requests in order of start, the time from the
    * latest end before a request to that request's start. Zero if two requests overlapped.
    *

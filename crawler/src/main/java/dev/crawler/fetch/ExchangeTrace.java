@@ -17,9 +17,15 @@ import okhttp3.Request;
  * event wins, which is the connection the request went out on.
  */
 final class ExchangeTrace extends EventListener {
+  /** Told when the request's first byte is about to go out: the moment the server's delay counts from. */
+  private final Runnable onRequestStart;
   private volatile InetSocketAddress connecting;
   private volatile String remoteIp;
   private volatile Headers requestHeaders = Headers.EMPTY;
+
+  ExchangeTrace(Runnable onRequestStart) {
+    this.onRequestStart = onRequestStart;
+  }
 
   /** The server's IP address, or null if no TCP connection was made. */
   String remoteIp() {
@@ -50,6 +56,11 @@ final class ExchangeTrace extends EventListener {
   @Override
   public void connectionAcquired(Call call, Connection connection) {
     remember(connection.route().socketAddress());
+  }
+
+  @Override
+  public void requestHeadersStart(Call call) {
+    onRequestStart.run();
   }
 
   @Override

@@ -44,6 +44,8 @@ public final class Fetcher implements AutoCloseable {
   static final String ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8";
 
   /** OkHttp's own test for an IP-literal host, which it connects to without asking the Dns. */
+  private static final Runnable NOTHING = () -> { };
+
   private static final Pattern IP_LITERAL_SHAPE = Pattern.compile("[0-9a-fA-F]*:[0-9a-fA-F:.]*|[\\d.]+");
 
   private final FetcherOptions options;
@@ -69,12 +71,25 @@ public final class Fetcher implements AutoCloseable {
 
   /** A GET of {@code url}, reading the body if its type is accepted, up to the content cap. */
   public FetchResult fetch(String url) {
-    return fetch(url, acceptedTypes, options.maxContentBytes());
+    return fetch(url, NOTHING);
+  }
+
+  /**
+   * As {@link #fetch(String)}, running {@code onRequestStart} as the request is about to go out
+   * (after any connect), on the calling thread; not at all if no request was sent. It must not throw.
+   */
+  public FetchResult fetch(String url, Runnable onRequestStart) {
+    return fetch(url, acceptedTypes, options.maxContentBytes(), onRequestStart);
   }
 
   /** As {@link #fetchAnyType(String, long)}, up to {@code fetch.max-content-bytes}. */
   public FetchResult fetchAnyType(String url) {
     return fetchAnyType(url, options.maxContentBytes());
+  }
+
+  /** As {@link #fetchAnyType(String)}, with {@code onRequestStart} as {@link #fetch(String, Runnable)} runs it. */
+  public FetchResult fetchAnyType(String url, Runnable onRequestStart) {
+    return fetch(url, ContentTypeFilter.ANY, options.maxContentBytes(), onRequestStart);
   }
 
   /**
@@ -83,7 +98,7 @@ public final class Fetcher implements AutoCloseable {
    */
   public FetchResult fetchAnyType(String url, long maxContentBytes) {
     checkArgument(maxContentBytes > 0, "Max content bytes (%s) must be > 0", maxContentBytes);
-    return fetch(url, ContentTypeFilter.ANY, maxContentBytes);
+    return fetch(url, ContentTypeFilter.ANY, maxContentBytes, NOTHING);
   }
 
   /** Evicts idle connections and stops OkHttp's threads. Calls in flight may still finish. */
@@ -101,8 +116,8 @@ public final class Fetcher implements AutoCloseable {
 
   // The stages of one fetch, in order: parse the URL, refuse private literals, send, read the
   // headers, decide on the body, read it. Each stage that can end the fetch returns a result.
-  private FetchResult fetch(String url, ContentTypeFilter filter, long cap) {
-    FetchResult result = fetchOnce(url, filter, cap);
+  private FetchResult fetch(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
+    FetchResult result = fetchOnce(url, filter, cap, onRequestStart);
     if (result.status() == FetchStatus.PRIVATE_ADDRESS && privateAddressExplained.compareAndSet(false, true)) {
       // A first crawl of a test site on 127.0.0.x otherwise shows only "robots unavailable".
       log.warn("Refused {}: {}. Only public addresses are crawled; set scope.allow-private-addresses: true "
@@ -112,7 +127,7 @@ public final class Fetcher implements AutoCloseable {
     return result;
   }
 
-  private FetchResult fetchOnce(String url, ContentTypeFilter filter, long cap) {
+  private FetchResult fetchOnce(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
     checkState(!closed.get(), "Fetcher is closed");
     Exchange exchange = new Exchange(url);
     HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
@@ -133,7 +148,7 @@ public final class Fetcher implements AutoCloseable {
         .header("Accept-Encoding", "gzip")
         .build();
     Call call = clients.forHost(httpUrl.host()).newCall(request);
-    ExchangeTrace trace = new ExchangeTrace();
+    ExchangeTrace trace = new ExchangeTrace(onRequestStart);
     call.addEventListener(trace);
     exchange.trace = trace;
     try {

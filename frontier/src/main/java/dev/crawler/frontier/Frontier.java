@@ -55,6 +55,10 @@ import java.util.function.UnaryOperator;
  *   <li>A host is handed out only when its next allowed time has come and it has fewer
  *       fetches in flight than its connection limit; among such hosts the one allowed
  *       earliest goes first (see {@link HostSchedule} for the working set's bounds on this).
+ *   <li>Two leases on one host are never handed out closer than its delay, whatever its
+ *       connection limit, nor closer than its delay to a {@link #requestStarts} of it; with one
+ *       connection a lease also comes at least the delay after the previous one completed. A host
+ *       with a robots.txt Crawl-delay has one connection (see {@code Politeness}).
  *   <li>The heap holds at most {@link FrontierOptions#workingSetHosts()} ready hosts with a
  *       few URLs each read ahead, the hosts of outstanding leases, a bounded cache of host
  *       keys, and URLs read ahead for hosts out of memory within
@@ -337,6 +341,40 @@ public final class Frontier implements AutoCloseable {
     if (deferredCompletions == 0 || lease.group.unwrittenStages() > deferredCompletions) {
       lease.group.awaitWritten(ticket);
     }
+  }
+
+  /**
+   * Whether the request of {@code lease} may still go out: false if its host's politeness got
+   * stricter since it was leased (fewer connections or a longer delay: a robots.txt Crawl-delay
+   * learnt meanwhile, by another fetch of its queue). Then the caller makes no request and
+   * completes the lease as {@link FetchOutcome#DEFERRED}, so that it comes back under the new
+   * rules. Asked just before the request, after anything that may take time (a robots.txt fetch).
+   *
+   * @throws IllegalArgumentException if the lease was already completed or is from another
+   *     frontier (or from before a reopen)
+   */
+  public boolean mayRequest(Lease lease) {
+    checkNotNull(lease, "lease");
+    checkArgument(lease.owner == this,
+        "lease of %s is from another frontier or from before a reopen; leases do not survive a close", lease.url());
+    return lease.group.mayRequest(lease);
+  }
+
+  /**
+   * Says that the request of {@code lease} goes out now. A host with several connections and a
+   * delay has the starts of its fetches spaced by the delay from the time each is leased; a
+   * request that leaves later (after a robots.txt lookup, a DNS lookup, a connect) would come
+   * closer than the delay to the next one. From this call the next start waits the delay from
+   * now. Changes nothing for other hosts; not needed for a lease that makes no request.
+   *
+   * @throws IllegalArgumentException if the lease was already completed or is from another
+   *     frontier (or from before a reopen)
+   */
+  public void requestStarts(Lease lease) {
+    checkNotNull(lease, "lease");
+    checkArgument(lease.owner == this,
+        "lease of %s is from another frontier or from before a reopen; leases do not survive a close", lease.url());
+    lease.group.requestStarts(lease);
   }
 
   /** A writer thread a group, each writing its group's unwritten completions every {@code interval}. */

@@ -20,9 +20,16 @@ public final class Lease {
   private final String via;
   private final int redirectHops;
   private final Instant leasedAt;
+  /** The host's next allowed time, and its latest start, before this lease's start moved them on. */
+  final long scheduledBefore;
+  final long startBefore;
+  /** The host's connection limit and delay when the lease was handed out. */
+  final int leasedConnections;
+  final long leasedDelayMillis;
 
   Lease(Frontier owner, PartitionGroup group, byte[] key, String url, String hostKey, int depth, int priority, String via,
-      int redirectHops, Instant leasedAt) {
+      int redirectHops, Instant leasedAt, long scheduledBefore, long startBefore, int leasedConnections,
+      long leasedDelayMillis) {
     this.owner = owner;
     this.group = group;
     this.key = key;
@@ -33,6 +40,10 @@ public final class Lease {
     this.via = via;
     this.redirectHops = redirectHops;
     this.leasedAt = leasedAt;
+    this.scheduledBefore = scheduledBefore;
+    this.startBefore = startBefore;
+    this.leasedConnections = leasedConnections;
+    this.leasedDelayMillis = leasedDelayMillis;
   }
 
   public String url() {

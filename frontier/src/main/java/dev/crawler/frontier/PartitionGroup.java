@@ -183,7 +183,7 @@ final class PartitionGroup {
   }
 
   private Lease leaseFrom(HostQueue h, long now) {
-    int limit = politeness.connectionLimit(h.state().connectionLimit());
+    int limit = politeness.connectionLimit(h.state());
     QueuedUrl url = h.next(store, limit);
     if (url == null) {
       if (h.inFlight() == 0) {
@@ -198,9 +198,76 @@ final class PartitionGroup {
     byte[] token = url.key().clone();
     h.lease(token);
     leased++;
-    schedule.updateReadiness(h);
+    long scheduledBefore = h.nextAllowed();
+    long startBefore = h.lastStart();
+    if (politeness.spacesStarts(h.state())) {
+      h.lastStart(now);
+      moveSchedule(h, politeness.afterStart(h.state(), scheduledBefore, now));   // calls updateReadiness
+      h.spacedBy(token);
+    } else {
+      schedule.updateReadiness(h);
+    }
     return new Lease(owner, this, token, url.url(), h.hostKey, url.depth(), url.priority(), url.via(),
-        url.redirectHops(), Instant.ofEpochMilli(now));
+        url.redirectHops(), Instant.ofEpochMilli(now), scheduledBefore, startBefore, limit,
+        politeness.delayMillis(h.state().crawlDelayMillis()));
+  }
+
+  /** Whether the lease's host is as lenient as when it was leased (see {@link Frontier#mayRequest}). */
+  boolean mayRequest(Lease lease) {
+    lock.lock();
+    try {
+      owner.checkUsable();
+      checkOpen();
+      HostQueue h = schedule.get(lease.hostKey());
+      checkArgument(h != null && h.holds(lease.key), "lease of %s was already completed", lease.url());
+      return politeness.connectionLimit(h.state()) >= lease.leasedConnections
+          && politeness.delayMillis(h.state().crawlDelayMillis()) <= lease.leasedDelayMillis;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The request of {@code lease} starts now, some time after its lease: the next start on its host
+   * waits the delay from now (see {@link Frontier#requestStarts}). A no-op for a lease whose host
+   * does not space its starts.
+   */
+  void requestStarts(Lease lease) {
+    lock.lock();
+    try {
+      owner.checkUsable();
+      checkOpen();
+      HostQueue h = schedule.get(lease.hostKey());
+      checkArgument(h != null && h.holds(lease.key), "lease of %s was already completed", lease.url());
+      if (!politeness.spacesStarts(h.state())) {
+        return;
+      }
+      long now = owner.now();
+      h.lastStart(Math.max(h.lastStart(), now));
+      moveSchedule(h, politeness.afterStart(h.state(), h.nextAllowed(), now));
+      h.spacedBy(null);   // its request went out: a SKIPPED completion of it gives no spacing back
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Moves an active host in memory to a new next allowed time, on disk too, unless it is there
+   * already. Not waited for: a start's spacing need not outlive the process, since after a
+   * restart nothing is in flight.
+   */
+  private void moveSchedule(HostQueue h, long nextAllowed) {
+    if (nextAllowed == h.nextAllowed()) {
+      schedule.updateReadiness(h);
+      return;
+    }
+    byte[] oldKey = h.scheduleKey();
+    byte[] newKey = ScheduleKey.encode(h.partition, nextAllowed, h.hostKeyUtf8);
+    stage(batch -> {
+      batch.delete(store.schedule, oldKey);
+      batch.put(store.schedule, newKey, SCHEDULE_VALUE);
+    });
+    schedule.reschedule(h, newKey);
   }
 
   /** A host with nothing queued and nothing in flight leaves the schedule; its state remembers its time. */
@@ -234,8 +301,12 @@ final class PartitionGroup {
       long now = owner.now();
       HostState before = h.state();
       long scheduled = h.scheduleKey() == null ? now : ScheduleKey.nextAllowedMillis(h.scheduleKey());
-      Politeness.Wait wait = politeness.after(outcome, before.crawlDelayMillis(), before.consecutiveFailures(),
-          scheduled, now);
+      if (outcome.kind() == FetchOutcome.Kind.SKIPPED && h.lastSpacedBy(lease.key)) {
+        // No request was made: the spacing its start added goes, if nothing moved the host since.
+        scheduled = lease.scheduledBefore;
+        h.lastStart(lease.startBefore);
+      }
+      Politeness.Wait wait = politeness.after(outcome, before, scheduled, h.lastStart(), now);
       HostState after = before.withFailures(wait.consecutiveFailures());
       PartitionCounters c = counters(h.partition);
       boolean keep = outcome.kind() == FetchOutcome.Kind.RETRY_AFTER || outcome.kind() == FetchOutcome.Kind.DEFERRED;

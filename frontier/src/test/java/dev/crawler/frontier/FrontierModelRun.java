@@ -57,6 +57,12 @@ final class FrontierModelRun {
     int failures;
     long crawlDelay = -1;
     int limit = 1;
+    /** The lease whose start last moved lo and hi on, and what they were before; null once anything else moved them. */
+    Long spacedBy;
+    long[] spacedFrom;
+    /** The latest start, for a host whose starts are spaced, and the one before the latest lease's. */
+    long lastStart = Long.MIN_VALUE / 2;
+    long startBefore;
 
     ModelHost(String key) {
       this.key = key;
@@ -71,12 +77,27 @@ final class FrontierModelRun {
       return null;
     }
 
+    /** One connection for a host with a Crawl-delay, whatever its limit. */
+    int connections() {
+      return crawlDelay > 0 ? 1 : limit;
+    }
+
+    /** Several connections and a delay: each start moves the host's time on by the delay. */
+    boolean spacesStarts(long delay) {
+      return delay > 0 && connections() > 1;
+    }
+
     boolean eligible(long now) {
-      return firstUnleased() != null && leased.size() < limit && lo <= now;
+      return firstUnleased() != null && leased.size() < connections() && lo <= now;
     }
   }
 
   private FrontierModelRun() {}
+
+  /** Starts spaced by the delay get a twentieth more, at most 10 ms, for the server's scheduling. */
+  static long startMargin(long delay) {
+    return Math.min(10, delay / 20);
+  }
 
   /** Runs {@code setup}'s operations, drawn from {@code random}, on a new frontier in {@code dir}. */
   static void run(Setup setup, Random random, Path dir) throws Exception {
@@ -183,6 +204,16 @@ final class FrontierModelRun {
             m.leased.add(head.id);
             leaseIds.put(l, head.id);
             outstanding.add(l);
+            long delay = m.crawlDelay < 0 ? defaultDelay : Math.max(defaultDelay, Math.min(m.crawlDelay, maxCrawlDelay));
+            if (m.spacesStarts(delay)) {
+              // Several connections: the next start waits the delay from this one.
+              m.spacedFrom = new long[] {m.lo, m.hi};
+              m.startBefore = m.lastStart;
+              m.spacedBy = head.id;
+              m.lastStart = now;
+              m.lo = Math.max(m.lo, now + delay + startMargin(delay));
+              m.hi = Math.max(m.hi, now + delay + startMargin(delay));
+            }
           }
         } else if (dice < 80) {
           if (!completed.isEmpty() && random.nextInt(10) == 0) {
@@ -209,11 +240,12 @@ final class FrontierModelRun {
           long next;
           boolean keep = false;
           boolean endsSuspension = false;
+          boolean spaced = m.spacesStarts(delay);
           if (kind < 5) {
             outcome = FetchOutcome.FETCHED;
             endsSuspension = m.failures >= suspendAfter;   // one success ends it
             m.failures = 0;
-            next = now + delay;
+            next = spaced ? now : now + delay;   // several connections: the delay counts from the starts
             fetched++;
           } else if (kind < 7) {
             int r = random.nextInt(4);
@@ -247,6 +279,14 @@ final class FrontierModelRun {
           if (!keep) {
             m.queued.values().removeIf(e -> e.id == id);
           }
+          boolean skipSpacedLast = next < 0 && m.spacedBy != null && m.spacedBy == id;
+          m.spacedBy = null;
+          if (skipSpacedLast) {
+            // No request was made: the spacing its start added goes.
+            m.lo = m.spacedFrom[0];
+            m.hi = m.spacedFrom[1];
+            m.lastStart = m.startBefore;
+          }
           if (endsSuspension) {
             m.lo = next;
             m.hi = next;
@@ -258,10 +298,30 @@ final class FrontierModelRun {
             m.lo = Math.max(now, m.lo);
             m.hi = Math.max(now, m.hi);
           }
+          if (spaced) {
+            // Never closer than the delay to the latest start, a suspension's end included.
+            m.lo = Math.max(m.lo, m.lastStart + delay + startMargin(delay));
+            m.hi = Math.max(m.hi, m.lastStart + delay + startMargin(delay));
+          }
         } else if (dice < 87) {
           ModelHost m = model.get(hosts[random.nextInt(hosts.length)]);
-          int what = random.nextInt(3);
-          if (what == 0) {
+          int what = random.nextInt(4);
+          if (what == 3) {
+            if (outstanding.isEmpty()) {
+              continue;
+            }
+            Lease l = outstanding.get(random.nextInt(outstanding.size()));
+            ModelHost lm = model.get(l.hostKey());
+            long delay = lm.crawlDelay < 0 ? defaultDelay : Math.max(defaultDelay, Math.min(lm.crawlDelay, maxCrawlDelay));
+            if (trace) log.add("op " + op + " t " + now + " requestStarts " + l.url());
+            f.requestStarts(l);
+            if (lm.spacesStarts(delay)) {
+              lm.spacedBy = null;   // a lease whose request went out is not given back as SKIPPED's spacing
+              lm.lastStart = Math.max(lm.lastStart, now);
+              lm.lo = Math.max(lm.lo, now + delay + startMargin(delay));
+              lm.hi = Math.max(lm.hi, now + delay + startMargin(delay));
+            }
+          } else if (what == 0) {
             m.crawlDelay = random.nextInt(4) == 0 ? 0 : random.nextInt(10_000);
             if (trace) log.add("op " + op + " setCrawlDelay " + m.key + " " + m.crawlDelay);
             f.setCrawlDelay(m.key, Duration.ofMillis(m.crawlDelay));
@@ -284,7 +344,11 @@ final class FrontierModelRun {
           outstanding.clear();
           leaseIds.clear();
           completed.clear();
-          model.values().forEach(m -> m.leased.clear());
+          model.values().forEach(m -> {
+            m.leased.clear();
+            m.spacedBy = null;
+            m.lastStart = Long.MIN_VALUE / 2;
+          });
         }
 
         FrontierStats stats = f.stats();

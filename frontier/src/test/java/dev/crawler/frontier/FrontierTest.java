@@ -561,6 +561,7 @@ class FrontierTest {
       f.setConnectionLimit("a.com", 2);
       f.offer(List.of(FrontierEntry.of("https://a.com/1", "a.com", 0), FrontierEntry.of("https://a.com/2", "a.com", 0)));
       Lease a1 = f.next(Duration.ZERO).orElseThrow();
+      clock.advanceMillis(105);                           // two starts on a.com are its delay (and a margin) apart
       Lease a2 = f.next(Duration.ZERO).orElseThrow();   // a.com: nothing left, two in flight
       clock.advanceMillis(50);
       f.complete(a1, FetchOutcome.FETCHED);              // a.com past the cursor, in memory for a2

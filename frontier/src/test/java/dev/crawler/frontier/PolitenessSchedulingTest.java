@@ -41,6 +41,7 @@ class PolitenessSchedulingTest {
     Map<String, Long> minDelay = new HashMap<>();
     Map<String, Integer> limit = new HashMap<>();
     Map<String, Long> lastEnd = new HashMap<>();
+    Map<String, Long> lastStart = new HashMap<>();
     Map<String, Integer> inFlight = new HashMap<>();
     List<Lease> outstanding = new ArrayList<>();
     int leases = 0;
@@ -48,12 +49,17 @@ class PolitenessSchedulingTest {
       for (int h = 0; h < 12; h++) {
         String host = "h" + h + ".com";
         f.offer(urls(host, 0, 60));
-        long crawlDelay = random.nextInt(4_000);
-        f.setCrawlDelay(host, Duration.ofMillis(crawlDelay));
-        minDelay.put(host, Math.max(defaultDelay, Math.min(crawlDelay, maxCrawlDelay)));
         int connections = 1 + random.nextInt(3);
         f.setConnectionLimit(host, connections);
-        limit.put(host, connections);
+        if (h % 2 == 0) {
+          long crawlDelay = 1 + random.nextInt(4_000);
+          f.setCrawlDelay(host, Duration.ofMillis(crawlDelay));
+          minDelay.put(host, Math.max(defaultDelay, Math.min(crawlDelay, maxCrawlDelay)));
+          limit.put(host, 1);   // a Crawl-delay host has one connection, whatever its limit
+        } else {
+          minDelay.put(host, defaultDelay);
+          limit.put(host, connections);
+        }
       }
       for (int op = 0; op < 4_000; op++) {
         int dice = random.nextInt(10);
@@ -62,9 +68,13 @@ class PolitenessSchedulingTest {
           if (lease.isPresent()) {
             String host = lease.get().hostKey();
             long now = clock.millis();
-            if (lastEnd.containsKey(host)) {
+            if (lastEnd.containsKey(host) && limit.get(host) == 1) {   // with several, the delay counts from starts
               assertThat(now - lastEnd.get(host)).as("gap before a fetch of %s", host)
                   .isGreaterThanOrEqualTo(minDelay.get(host));
+            }
+            Long start = lastStart.put(host, now);
+            if (start != null) {
+              assertThat(now - start).as("gap between two starts on %s", host).isGreaterThanOrEqualTo(minDelay.get(host));
             }
             int n = inFlight.merge(host, 1, Integer::sum);
             assertThat(n).as("fetches of %s in flight", host).isLessThanOrEqualTo(limit.get(host));
@@ -207,16 +217,20 @@ class PolitenessSchedulingTest {
     try (Frontier f = Frontier.open(dir, options)) {
       // Suspended for 6 h by the first, but the host answered the second: "one success ends it".
       twoFetchesEnd(f, "flaky.com", FetchOutcome.FAILED);
-      clock.advance(Duration.ofSeconds(1));
+      clock.advance(Duration.ofMillis(1_010));   // the delay and its margin after the second start
       assertThat(f.next(Duration.ZERO)).isPresent();
     }
   }
 
-  /** Two fetches of the host at once (connection limit 2): the first ends with {@code first}, then the second is FETCHED. */
-  private static void twoFetchesEnd(Frontier f, String host, FetchOutcome first) throws Exception {
+  /**
+   * Two fetches of the host in flight at once (connection limit 2), started the delay apart: the
+   * first ends with {@code first}, then the second is FETCHED.
+   */
+  private void twoFetchesEnd(Frontier f, String host, FetchOutcome first) throws Exception {
     f.setConnectionLimit(host, 2);
     f.offer(urls(host, 0, 3));
     Lease one = FrontierTest.take(f);
+    clock.advance(Duration.ofMillis(1_010));   // the delay and its margin
     Lease two = FrontierTest.take(f);
     f.complete(one, first);
     f.complete(two, FetchOutcome.FETCHED);
@@ -252,16 +266,108 @@ class PolitenessSchedulingTest {
       f.offer(urls("a.com", 0, 5));
       f.complete(FrontierTest.take(f), FetchOutcome.SKIPPED);          // a.com/0: robots.txt said no
       Lease fetched = FrontierTest.take(f);
-      assertThat(fetched.url()).as("at once").isEqualTo("https://a.com/1");
-      Lease skipped = FrontierTest.take(f);                            // a second connection
+      assertThat(fetched.url()).as("at once: the skipped start gave its spacing back").isEqualTo("https://a.com/1");
+      assertThat(f.next(Duration.ZERO)).as("a second connection still waits the delay from a start").isEmpty();
+      clock.advance(Duration.ofMillis(5_010));   // the delay and its margin
+      Lease skipped = FrontierTest.take(f);
       assertThat(skipped.url()).isEqualTo("https://a.com/2");
-      f.complete(fetched, FetchOutcome.FETCHED);                        // a.com waits 5 s from now
+      f.complete(fetched, FetchOutcome.FETCHED);                        // a.com waits 5 s from the latest start
       f.complete(skipped, FetchOutcome.SKIPPED);                        // ... which a skip does not cut
-      clock.advance(Duration.ofMillis(4_999));
+      clock.advance(Duration.ofMillis(5_009));
       assertThat(f.next(Duration.ZERO)).isEmpty();
       clock.advance(Duration.ofMillis(1));
       assertThat(FrontierTest.take(f).url()).isEqualTo("https://a.com/3");
       assertThat(f.stats().fetched()).as("skips count as done").isEqualTo(3);
+    }
+  }
+
+  @Test
+  void twoStartsOnAHostAreNeverCloserThanItsDelayWhateverItsConnections() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(200))
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      List<Lease> inFlight = new ArrayList<>();
+      inFlight.add(FrontierTest.take(f));
+      for (int i = 1; i < 4; i++) {
+        clock.advanceMillis(209);
+        assertThat(f.next(Duration.ZERO)).as("the delay after a start, and less than its margin of 10 ms").isEmpty();
+        clock.advanceMillis(1);
+        inFlight.add(FrontierTest.take(f));
+      }
+      assertThat(inFlight).as("several connections in flight at once, 210 ms apart").hasSize(4);
+    }
+  }
+
+  @Test
+  void aRequestThatLeavesAfterItsLeaseSpacesTheNextStartFromWhenItLeft() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(200))
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      Lease first = FrontierTest.take(f);
+      clock.advanceMillis(50);
+      f.requestStarts(first);                   // robots.txt, DNS and a connect came first
+      clock.advanceMillis(209);
+      assertThat(f.next(Duration.ZERO)).as("the delay and less than its margin after the request went out").isEmpty();
+      clock.advanceMillis(1);
+      Lease second = FrontierTest.take(f);
+      f.complete(second, FetchOutcome.SKIPPED);   // no request: its start gives its spacing back
+      FrontierTest.take(f);
+      f.complete(first, FetchOutcome.FETCHED);
+    }
+  }
+
+  @Test
+  void aLeaseTakenBeforeItsHostLearntACrawlDelayMayNotMakeItsRequest() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      Lease learner = FrontierTest.take(f);
+      Lease early = FrontierTest.take(f);
+      assertThat(f.mayRequest(early)).isTrue();
+      f.setCrawlDelay("a.com", Duration.ofSeconds(1));   // the learner read robots.txt
+      assertThat(f.mayRequest(early)).as("one connection and a delay now").isFalse();
+      f.complete(early, FetchOutcome.DEFERRED);
+      f.complete(learner, FetchOutcome.DEFERRED);
+      clock.advance(Duration.ofSeconds(1));
+      Lease again = FrontierTest.take(f);
+      assertThat(f.mayRequest(again)).as("leased under the new rules").isTrue();
+      assertThat(f.next(Duration.ZERO)).as("one connection").isEmpty();
+    }
+  }
+
+  @Test
+  void aHostWithNoDelayGetsAllItsConnectionsAtOnce() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 20));
+      for (int i = 0; i < 10; i++) {
+        FrontierTest.take(f);
+      }
+      assertThat(f.next(Duration.ZERO)).as("the eleventh: over the connection limit").isEmpty();
+    }
+  }
+
+  @Test
+  void aCrawlDelayGivesItsHostOneConnectionAcrossARestart() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ZERO)
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      f.setCrawlDelay("a.com", Duration.ofSeconds(1));
+    }
+    try (Frontier f = Frontier.open(dir, options)) {
+      Lease first = FrontierTest.take(f);
+      clock.advance(Duration.ofSeconds(10));
+      assertThat(f.next(Duration.ZERO)).as("a second connection while the first is in flight").isEmpty();
+      f.complete(first, FetchOutcome.FETCHED);
+      clock.advanceMillis(999);
+      assertThat(f.next(Duration.ZERO)).as("999 ms after the end").isEmpty();
+      clock.advanceMillis(1);
+      FrontierTest.take(f);
     }
   }
 

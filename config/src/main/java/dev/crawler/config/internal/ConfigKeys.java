@@ -83,12 +83,15 @@ public final class ConfigKeys {
 
   // ------------------------------------------------------------------ politeness
   public static final ConfigKey<Duration> POLITENESS_DEFAULT_DELAY = ConfigKey.of("politeness.default-delay",
-      duration(Duration.ZERO), "1s", "Time between the end of one fetch and the start of the next on one host.");
+      duration(Duration.ZERO), "1s", "Least time between the starts of two requests to one queue (see queue-by), "
+          + "whatever connections-per-host is; with one connection, also between the end of one and the start of the "
+          + "next. A robots.txt Crawl-delay above it (up to max-crawl-delay) replaces it.");
   public static final ConfigKey<Duration> POLITENESS_MAX_CRAWL_DELAY = ConfigKey.of("politeness.max-crawl-delay",
       duration(Duration.ZERO), "30s", "Longest robots.txt Crawl-delay honoured; longer ones are capped to this.");
   public static final ConfigKey<Integer> POLITENESS_CONNECTIONS_PER_HOST = ConfigKey.of(
       "politeness.connections-per-host", integer(1, 64), "1",
-      "Fetches in flight at once to one host (one queue, see queue-by).");
+      "Fetches in flight at once to one queue (see queue-by); a queue whose robots.txt gives a Crawl-delay gets "
+          + "one, and its requests that Crawl-delay apart from the end of one to the start of the next.");
   public static final ConfigKey<CrawlConfig.Politeness.QueueBy> POLITENESS_QUEUE_BY = ConfigKey.of(
       "politeness.queue-by", choice(CrawlConfig.Politeness.QueueBy.class), "host",
       "What shares one queue, its delay and its connections: host (and port), domain (every host of a registered "

@@ -51,6 +51,10 @@ public final class HostQueue {
   /** The host's key in the schedule column family, as stored now. */
   byte[] scheduleKey;
   int inFlight;
+  /** When the latest fetch started, for a host whose starts are spaced; in memory only, as leases are. */
+  private long lastStart = Long.MIN_VALUE / 2;
+  /** The lease whose start last moved {@link #nextAllowed} on; null once anything else moved it. */
+  private byte[] spacedBy;
   final List<byte[]> leased = new ArrayList<>(1);
   final ArrayDeque<QueuedUrl> buffer = new ArrayDeque<>(2);
   byte[] readFrom;
@@ -126,6 +130,25 @@ public final class HostQueue {
 
   public int inFlight() {
     return inFlight;
+  }
+
+  /** Records that the start of the lease {@code token} was the last thing to move this host's time. */
+  public void spacedBy(byte[] token) {
+    spacedBy = token;
+  }
+
+  public long lastStart() {
+    return lastStart;
+  }
+
+  /** Sets when the host's latest fetch started (or, for a start that made no request, when the one before did). */
+  public void lastStart(long millis) {
+    lastStart = millis;
+  }
+
+  /** True if the start of the lease {@code token} moved this host's time, and nothing has moved it since. */
+  public boolean lastSpacedBy(byte[] token) {
+    return spacedBy == token;
   }
 
   public boolean exhausted() {

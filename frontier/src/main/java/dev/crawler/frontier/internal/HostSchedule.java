@@ -215,7 +215,7 @@ public final class HostSchedule {
   }
 
   private void placeInReadySet(HostQueue h) {
-    boolean shouldBeReady = h.inFlight < politeness.connectionLimit(h.state.connectionLimit()) && !h.exhausted
+    boolean shouldBeReady = h.inFlight < politeness.connectionLimit(h.state) && !h.exhausted
         && beforeCursor(h.partition, h.scheduleKey);
     if (shouldBeReady != h.inReady) {
       if (shouldBeReady) {
@@ -239,6 +239,7 @@ public final class HostSchedule {
     }
     h.scheduleKey = newScheduleKey;
     h.nextAllowed = ScheduleKey.nextAllowedMillis(newScheduleKey);
+    h.spacedBy(null);
     updateReadiness(h);
     evictOverflow();
   }
@@ -433,7 +434,7 @@ public final class HostSchedule {
   private void readQueueHeads(List<HostQueue> fresh) {
     List<HostQueue> reads = new ArrayList<>(fresh.size());
     for (HostQueue h : fresh) {
-      if (!h.readAll && h.buffered() < politeness.connectionLimit(h.state.connectionLimit())) {
+      if (!h.readAll && h.buffered() < politeness.connectionLimit(h.state)) {
         reads.add(h);
       }
     }
@@ -452,7 +453,7 @@ public final class HostSchedule {
       HostQueue h = reads.get(i);
       froms.add(h.readStart());
       ends.add(h.readEnd());
-      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state.connectionLimit()), mayKeep);
+      want[i] = HostQueue.readAheadFor(politeness.connectionLimit(h.state), mayKeep);
     }
     store.scanEach(store.queue, froms, ends, (i, k, v) -> reads.get(i).take(k, v, want[i]));
     for (int i = 0; i < reads.size(); i++) {
@@ -494,7 +495,7 @@ public final class HostSchedule {
   /** Checks invariants 1 to 4 over the whole working set; O(hosts), for tests and assertions. */
   public boolean invariantsHold() {
     for (HostQueue h : hosts.values()) {
-      boolean shouldBeReady = h.inFlight < politeness.connectionLimit(h.state.connectionLimit()) && !h.exhausted
+      boolean shouldBeReady = h.inFlight < politeness.connectionLimit(h.state) && !h.exhausted
           && beforeCursor(h.partition, h.scheduleKey);
       if (shouldBeReady != h.inReady || h.inReady != ready.contains(h)) {
         throw new AssertionError(h + " ready " + h.inReady + " but should be " + shouldBeReady);

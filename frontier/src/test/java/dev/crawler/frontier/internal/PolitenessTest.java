@@ -105,7 +105,30 @@ class PolitenessTest {
 
   @Test
   void connectionLimitDefaultsToTheOptions() {
-    assertThat(politeness.connectionLimit(0)).isEqualTo(1);
-    assertThat(politeness.connectionLimit(3)).isEqualTo(3);
+    assertThat(politeness.connectionLimit(HostState.NEW)).isEqualTo(1);
+    assertThat(politeness.connectionLimit(HostState.NEW.withConnectionLimit(3))).isEqualTo(3);
+  }
+
+  @Test
+  void startsSpacedByADelayGetATwentiethMoreUpToTenMillis() {
+    assertThat(Politeness.startMargin(0)).isZero();
+    assertThat(Politeness.startMargin(100)).isEqualTo(5);
+    assertThat(Politeness.startMargin(200)).isEqualTo(10);
+    assertThat(Politeness.startMargin(30_000)).isEqualTo(10);
+  }
+
+  @Test
+  void aCrawlDelayAboveZeroLeavesOneConnection() {
+    HostState three = HostState.NEW.withConnectionLimit(3);
+    assertThat(politeness.connectionLimit(three.withCrawlDelay(1))).isEqualTo(1);
+    assertThat(politeness.connectionLimit(three.withCrawlDelay(0))).as("Crawl-delay: 0 asks for no delay").isEqualTo(3);
+  }
+
+  @Test
+  void aStartMovesTheHostOnByItsDelayOnlyWhenItMayHaveSeveralConnections() {
+    HostState three = HostState.NEW.withConnectionLimit(3);
+    assertThat(politeness.afterStart(three, 100, 5_000)).as("the delay and a twentieth of it").isEqualTo(6_010);
+    assertThat(politeness.afterStart(three, 9_000, 5_000)).as("never earlier than it was").isEqualTo(9_000);
+    assertThat(politeness.afterStart(HostState.NEW, 100, 5_000)).as("one connection: the end moves it").isEqualTo(100);
   }
 }
