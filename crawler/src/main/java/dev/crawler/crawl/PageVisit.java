@@ -157,6 +157,11 @@ final class PageVisit {
       log(lease, CrawlOutcome.UNSUPPORTED_URL, null, "the HTTP client cannot fetch this URL as it is");
       return new Visit(CrawlOutcome.UNSUPPORTED_URL, FetchOutcome.SKIPPED);
     }
+    if (!frontier.mayRequest(lease)) {
+      // Another fetch of the queue learnt a Crawl-delay since the lease: come back under it
+      // (robots.txt, if it is to be fetched, is a request to the queue too).
+      return new Visit(null, FetchOutcome.DEFERRED);
+    }
     Instant asked = Instant.now();
     HostRobots rules = robots.forUrl(url);
     if (stop.aborted()) {
@@ -186,8 +191,7 @@ final class PageVisit {
       return new Visit(null, FetchOutcome.DEFERRED);
     }
     if (!frontier.mayRequest(lease)) {
-      // Another fetch of the queue learnt a Crawl-delay since the lease: come back under it.
-      return new Visit(null, FetchOutcome.DEFERRED);
+      return new Visit(null, FetchOutcome.DEFERRED);   // as above, learnt while robots.txt was read
     }
     // The host's own key: under politeness.queue-by: domain the lease's key is its domain's.
     switch (budget.tryAcquire(QueueBy.HOST.of(url))) {
