@@ -8,7 +8,7 @@ import dev.crawler.fetch.FetcherOptions;
 import dev.crawler.frontier.FrontierEntry;
 import dev.crawler.frontier.FrontierOptions;
 import dev.crawler.frontier.SyncPolicy;
-import dev.crawler.scope.QueueBy;
+import dev.crawler.queue.QueueBy;
 import dev.crawler.scope.ScopeMode;
 import dev.crawler.scope.ScopeRules;
 import java.nio.file.Path;

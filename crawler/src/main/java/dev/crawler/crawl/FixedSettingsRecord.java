@@ -1,7 +1,7 @@
 package dev.crawler.crawl;
 
 import dev.crawler.dedup.UrlNormalizer;
-import dev.crawler.scope.QueueBy;
+import dev.crawler.queue.QueueBy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

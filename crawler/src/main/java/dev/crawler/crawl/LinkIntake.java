@@ -6,7 +6,7 @@ import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.frontier.Frontier;
 import dev.crawler.frontier.FrontierEntry;
-import dev.crawler.scope.QueueKeys;
+import dev.crawler.queue.QueueKeys;
 import dev.crawler.scope.Scope;
 import dev.crawler.scope.ScopeVerdict;
 import dev.crawler.stats.CrawlStats;

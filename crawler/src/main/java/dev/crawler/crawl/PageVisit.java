@@ -19,7 +19,7 @@ import dev.crawler.record.WarcRecorder;
 import dev.crawler.robots.HostRobots;
 import dev.crawler.robots.RobotsCache;
 import dev.crawler.scope.PageBudget;
-import dev.crawler.scope.QueueBy;
+import dev.crawler.queue.QueueBy;
 import dev.crawler.stats.CrawlStats;
 import java.time.Duration;
 import java.time.Instant;

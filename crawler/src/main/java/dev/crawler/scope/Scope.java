@@ -1,6 +1,6 @@
 package dev.crawler.scope;
 
-import crawlercommons.domains.EffectiveTldFinder;
+import dev.crawler.url.CrawlUrl;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,12 +33,12 @@ public final class Scope {
    *     normalized before they get here
    */
   public void addSeed(String normalizedUrl) {
-    UrlParts parts = UrlParts.of(normalizedUrl);
+    CrawlUrl parts = CrawlUrl.of(normalizedUrl);
     if (parts == null) {
       throw new IllegalArgumentException("Seed is not an http(s) URL with a host and a valid port: " + normalizedUrl);
     }
     seedHosts.add(parts.host());
-    seedDomains.add(registeredDomain(parts));
+    seedDomains.add(parts.registeredDomain());
   }
 
   /** The verdict for a URL found {@code depth} links away from a seed. */
@@ -49,7 +49,7 @@ public final class Scope {
     if (normalizedUrl == null || normalizedUrl.length() > rules.maxUrlLength()) {
       return normalizedUrl == null ? ScopeVerdict.OFF_SITE : ScopeVerdict.TOO_LONG;
     }
-    UrlParts parts = UrlParts.of(normalizedUrl);
+    CrawlUrl parts = CrawlUrl.of(normalizedUrl);
     if (parts == null || !onSite(parts)) {
       return ScopeVerdict.OFF_SITE;
     }
@@ -75,24 +75,15 @@ public final class Scope {
    * @throws IllegalArgumentException if the URL is not an http(s) URL with a host
    */
   public String hostKey(String normalizedUrl) {
-    return QueueBy.HOST.of(normalizedUrl);
+    return CrawlUrl.parse(normalizedUrl).hostKey();
   }
 
-  private boolean onSite(UrlParts parts) {
+  private boolean onSite(CrawlUrl parts) {
     return switch (rules.mode()) {
       case ANY -> true;
       case SAME_HOST -> seedHosts.contains(parts.host());
-      case SAME_DOMAIN -> seedHosts.contains(parts.host()) || seedDomains.contains(registeredDomain(parts));
+      case SAME_DOMAIN -> seedHosts.contains(parts.host()) || seedDomains.contains(parts.registeredDomain());
     };
-  }
-
-  /**
-   * The domain registered under a public suffix ("example.co.uk" for "www.example.co.uk"); a
-   * host with no public suffix, or an IP address, is its own domain. Private suffixes
-   * (github.io, blogspot.com) count, so each user's site is a domain of its own.
-   */
-  static String registeredDomain(UrlParts parts) {
-    return parts.isIpLiteral() ? parts.host() : EffectiveTldFinder.getAssignedDomain(parts.host(), false, false);
   }
 
   private static boolean anyFinds(Iterable<Pattern> patterns, String url) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.dedup.UrlNormalizer;
-import dev.crawler.scope.QueueBy;
+import dev.crawler.queue.QueueBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

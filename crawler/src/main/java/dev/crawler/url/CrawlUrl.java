@@ -1,26 +1,50 @@
-package dev.crawler.scope;
+package dev.crawler.url;
 
+import crawlercommons.domains.EffectiveTldFinder;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import okhttp3.HttpUrl;
 
 /**
- * The pieces of a normalized http(s) URL that scope needs, found by one scan without building a
- * {@code java.net.URI}: scope runs for every link of every page.
- *
- * @param url the URL
- * @param defaultPort 80 for http, 443 for https
- * @param host the host in lower case, IPv6 literals with their brackets
- * @param port the explicit port, or -1
- * @param pathStart index of the path ('/'), or of the query or the end when there is no path
- * @param pathEnd index just after the path
- * @param queryEnd index just after the query; the query starts after the '?' at {@code pathEnd}
- *     if there is one
+ * A normalized http(s) URL as the crawl carries it from scope to queue key, robots.txt, fetch
+ * and records: the string, and its pieces found by one scan without building a
+ * {@code java.net.URI} (scope runs for every link of every page). What is dearer to work out
+ * (the registered domain, OkHttp's parse) is worked out once, when first asked for.
+ * Thread-safe: the lazily found parts are the same whichever thread finds them.
  */
-record UrlParts(String url, int defaultPort, String host, int port, int pathStart, int pathEnd, int queryEnd) {
+public final class CrawlUrl {
+  private final String url;
+  /** 80 for http, 443 for https. */
+  private final int defaultPort;
+  /** The host in lower case, IPv6 literals with their brackets. */
+  private final String host;
+  /** The explicit port, or -1. */
+  private final int port;
+  /** Index of the path ('/'), or of the query or the end when there is no path. */
+  private final int pathStart;
+  /** Index just after the path. */
+  private final int pathEnd;
+  /** Index just after the query; the query starts after the '?' at {@code pathEnd} if there is one. */
+  private final int queryEnd;
+  private volatile String registeredDomain;
+  private volatile HttpUrl httpUrl;
 
-  /** The parts, or null if {@code url} is not an http(s) URL with a host and a valid port. */
-  static UrlParts of(String url) {
+  private CrawlUrl(String url, int defaultPort, String host, int port, int pathStart, int pathEnd, int queryEnd) {
+    this.url = url;
+    this.defaultPort = defaultPort;
+    this.host = host;
+    this.port = port;
+    this.pathStart = pathStart;
+    this.pathEnd = pathEnd;
+    this.queryEnd = queryEnd;
+  }
+
+  /**
+   * The URL's parts, or null if {@code url} is not an http(s) URL with a host and a valid port.
+   * {@code url} is taken as it is: the normalizer's output, or a URL the crawl stored.
+   */
+  public static CrawlUrl of(String url) {
     int defaultPort;
     int authorityStart;
     if (url.regionMatches(true, 0, "http://", 0, 7)) {
@@ -83,15 +107,71 @@ record UrlParts(String url, int defaultPort, String host, int port, int pathStar
       queryEnd = queryEnd < 0 ? n : queryEnd;
     }
     String host = url.substring(hostStart, hostEnd).toLowerCase(Locale.ROOT);
-    return new UrlParts(url, defaultPort, host, port, authorityEnd, pathEnd, queryEnd);
+    return new CrawlUrl(url, defaultPort, host, port, authorityEnd, pathEnd, queryEnd);
   }
 
-  /** The frontier's key: the host, plus ":port" when the port is not the scheme's default. */
-  String hostKey() {
+  /**
+   * As {@link #of}, for a URL that must be one.
+   *
+   * @throws IllegalArgumentException if it is not an http(s) URL with a host and a valid port
+   */
+  public static CrawlUrl parse(String url) {
+    CrawlUrl parsed = of(url);
+    if (parsed == null) {
+      throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + url);
+    }
+    return parsed;
+  }
+
+  /** The URL as a string, as it was given. */
+  public String url() {
+    return url;
+  }
+
+  /** The host in lower case, IPv6 literals with their brackets. */
+  public String host() {
+    return host;
+  }
+
+  /** The explicit port, or -1. */
+  public int port() {
+    return port;
+  }
+
+  public boolean isHttps() {
+    return defaultPort == 443;
+  }
+
+  /** The host, plus ":port" when the port is not the scheme's default: the queue key by host. */
+  public String hostKey() {
     return port == -1 || port == defaultPort ? host : host + ":" + port;
   }
 
-  boolean isIpLiteral() {
+  /**
+   * The domain registered under a public suffix ("example.co.uk" for "www.example.co.uk"); a
+   * host with no public suffix, or an IP address, is its own domain. Private suffixes
+   * (github.io, blogspot.com) count, so each user's site is a domain of its own.
+   */
+  public String registeredDomain() {
+    String domain = registeredDomain;
+    if (domain == null) {
+      domain = isIpLiteral() ? host : EffectiveTldFinder.getAssignedDomain(host, false, false);
+      registeredDomain = domain;
+    }
+    return domain;
+  }
+
+  /** OkHttp's parse of the URL, for the fetch; null if OkHttp cannot take it as it is. */
+  public HttpUrl httpUrl() {
+    HttpUrl parsed = httpUrl;
+    if (parsed == null) {
+      parsed = HttpUrl.parse(url);
+      httpUrl = parsed;
+    }
+    return parsed;
+  }
+
+  public boolean isIpLiteral() {
     if (host.startsWith("[")) {
       return true;
     }
@@ -105,7 +185,7 @@ record UrlParts(String url, int defaultPort, String host, int port, int pathStar
   }
 
   /** Non-empty query parameters: "a=1&&b" has two. */
-  int queryParameters() {
+  public int queryParameters() {
     if (pathEnd == queryEnd) {
       return 0;
     }
@@ -126,7 +206,7 @@ record UrlParts(String url, int defaultPort, String host, int port, int pathStar
   private static final int PAIRWISE_SEGMENTS = 32;
 
   /** True if one non-empty path segment occurs more than {@code max} times (case matters, as in paths). */
-  boolean repeatsASegmentMoreThan(int max) {
+  public boolean repeatsASegmentMoreThan(int max) {
     int[] bounds = new int[Math.min(pathEnd - pathStart, 2 * PAIRWISE_SEGMENTS + 2)];
     int segments = 0;
     int i = pathStart;
@@ -172,5 +252,20 @@ record UrlParts(String url, int defaultPort, String host, int port, int pathStar
       }
     }
     return false;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CrawlUrl other && url.equals(other.url);
+  }
+
+  @Override
+  public int hashCode() {
+    return url.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return url;
   }
 }

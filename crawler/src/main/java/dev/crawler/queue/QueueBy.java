@@ -1,5 +1,6 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
+import dev.crawler.url.CrawlUrl;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import okhttp3.Dns;
@@ -16,7 +17,7 @@ public enum QueueBy {
   /** The host, plus ":port" when the port is not the scheme's default ("example.com:8080"). */
   HOST {
     @Override
-    String keyOf(UrlParts parts) {
+    String keyOf(CrawlUrl parts) {
       return parts.hostKey();
     }
   },
@@ -26,8 +27,8 @@ public enum QueueBy {
    */
   DOMAIN {
     @Override
-    String keyOf(UrlParts parts) {
-      return Scope.registeredDomain(parts);
+    String keyOf(CrawlUrl parts) {
+      return parts.registeredDomain();
     }
   },
   /**
@@ -37,7 +38,7 @@ public enum QueueBy {
    */
   IP {
     @Override
-    String keyOf(UrlParts parts) {
+    String keyOf(CrawlUrl parts) {
       throw new IllegalStateException("queue-by ip resolves host names: take its keys from keys(resolver, record)");
     }
 
@@ -59,20 +60,12 @@ public enum QueueBy {
    * The URL's queue key.
    *
    * @throws IllegalArgumentException if the URL is not an http(s) URL with a host; only URLs
-   *     {@link Scope#check} put in scope reach the frontier
+   *     {@link dev.crawler.scope.Scope#check} put in scope reach the frontier
    * @throws IllegalStateException for {@link #IP}, whose keys need a resolver ({@link #keys})
    */
   public String of(String normalizedUrl) {
-    return keyOf(parts(normalizedUrl));
+    return keyOf(CrawlUrl.parse(normalizedUrl));
   }
 
-  static UrlParts parts(String normalizedUrl) {
-    UrlParts parts = UrlParts.of(normalizedUrl);
-    if (parts == null) {
-      throw new IllegalArgumentException("Not an http(s) URL with a host and a valid port: " + normalizedUrl);
-    }
-    return parts;
-  }
-
-  abstract String keyOf(UrlParts parts);
+  abstract String keyOf(CrawlUrl parts);
 }

@@ -1,4 +1,4 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

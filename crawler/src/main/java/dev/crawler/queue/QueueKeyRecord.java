@@ -1,4 +1,4 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
 /**
  * Where {@code politeness.queue-by: ip} keeps each host's queue key once decided, for the life of

@@ -1,4 +1,4 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
 import dev.crawler.store.SmallStore;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
+import dev.crawler.url.CrawlUrl;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.net.InetAddresses;
@@ -74,16 +75,16 @@ final class AddressQueueKeys implements QueueKeys {
 
   @Override
   public String of(String normalizedUrl) {
-    return keyOf(QueueBy.parts(normalizedUrl));
+    return keyOf(CrawlUrl.parse(normalizedUrl));
   }
 
   /** As {@link #of} a URL, with the hosts not yet decided looked up side by side. */
   @Override
   public List<String> ofAll(List<String> normalizedUrls) {
-    List<UrlParts> parts = new ArrayList<>(normalizedUrls.size());
+    List<CrawlUrl> parts = new ArrayList<>(normalizedUrls.size());
     Set<String> undecided = new LinkedHashSet<>();
     for (String url : normalizedUrls) {
-      UrlParts p = QueueBy.parts(url);
+      CrawlUrl p = CrawlUrl.parse(url);
       parts.add(p);
       if (literal(p) == null && keyByHost.getIfPresent(p.host()) == null) {
         undecided.add(p.host());
@@ -93,13 +94,13 @@ final class AddressQueueKeys implements QueueKeys {
       decideTogether(undecided);
     }
     List<String> keys = new ArrayList<>(parts.size());
-    for (UrlParts p : parts) {
+    for (CrawlUrl p : parts) {
       keys.add(keyOf(p));
     }
     return keys;
   }
 
-  private String keyOf(UrlParts parts) {
+  private String keyOf(CrawlUrl parts) {
     InetAddress literal = literal(parts);
     if (literal != null) {
       // The same spelling a resolved address gets, so http://[::1]/ and a name for ::1 share a queue.
@@ -192,7 +193,7 @@ final class AddressQueueKeys implements QueueKeys {
   }
 
   /** The URL's host if it is an IP address, else null. */
-  private static InetAddress literal(UrlParts parts) {
+  private static InetAddress literal(CrawlUrl parts) {
     if (!parts.isIpLiteral()) {
       return null;
     }

@@ -1,4 +1,4 @@
-package dev.crawler.scope;
+package dev.crawler.queue;
 
 import java.util.List;
 
