@@ -1,7 +1,6 @@
 package dev.crawler.crawl;
 
 import com.google.common.collect.Lists;
-import dev.crawler.cli.VersionProvider;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.dedup.UrlNormalization;
 import dev.crawler.dedup.UrlNormalizer;
@@ -154,7 +153,7 @@ public final class Crawl implements AutoCloseable {
       opened.push(seen);
       Frontier frontier = Frontier.open(dir.frontier(), CrawlSetup.frontier(config));
       opened.push(frontier);
-      String userAgent = config.crawl().userAgent().header(VersionProvider.version());
+      String userAgent = config.crawl().userAgent().header(CrawlerVersion.version());
       Fetcher fetcher = new Fetcher(CrawlSetup.fetcher(config, userAgent, env.dns()));
       opened.push(fetcher);
 
@@ -165,7 +164,7 @@ public final class Crawl implements AutoCloseable {
       if (config.output().warc()) {
         warc = new WarcRecorder(dir.warc(), "crawl", config.output().warcMaxFileSize().bytes(),
             config.output().warcCompressionLevel(),
-            "crawler/" + VersionProvider.version());
+            "crawler/" + CrawlerVersion.version());
         opened.push(warc);
       }
       CrawlLog crawlLog = null;

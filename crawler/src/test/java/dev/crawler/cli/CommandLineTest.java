@@ -1,5 +1,6 @@
 package dev.crawler.cli;
 
+import dev.crawler.crawl.CrawlerVersion;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.config.ConfigDocs;
@@ -33,7 +34,7 @@ class CommandLineTest {
   void versionPrintsTheBuildVersion() {
     Result result = run("--version");
     assertThat(result.exitCode()).isZero();
-    assertThat(result.out()).startsWith("crawler " + VersionProvider.version()).doesNotContain("${");
+    assertThat(result.out()).startsWith("crawler " + CrawlerVersion.version()).doesNotContain("${");
   }
 
   @Test
