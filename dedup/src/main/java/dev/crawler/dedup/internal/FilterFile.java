@@ -40,7 +40,7 @@ public final class FilterFile {
   static final byte[] MAGIC = {'C', 'R', 'A', 'W', 'L', 'B', 'F', 0};
   public static final int FORMAT_VERSION = 1;
   public static final int HASH_MURMUR3_128_UTF16 = 1;
-  static final int HEADER_BYTES = 56;
+  public static final int HEADER_BYTES = 56;
   private static final int CHUNK_LONGS = 1 << 17;   // 1 MB of bits per write
 
   /** The header's fields. */
