@@ -171,11 +171,45 @@ class CrawlEndToEndTest {
     assertThat(entries).filteredOn(e -> e.depth() > 0).allSatisfy(e -> assertThat(e.via()).isNotNull());
   }
 
+  /**
+   * Read back with jwarc: one response record for every URL the site served, each with the bytes
+   * the site sends for that URL (fetched again here, outside the crawl) and a payload digest that
+   * is theirs.
+   */
   @Test
-  void warcFilesAreWritten() throws Exception {
-    try (var files = Files.list(crawlDir.resolve("warc"))) {
-      assertThat(files.map(p -> p.getFileName().toString())).isNotEmpty().allMatch(n -> n.endsWith(".warc.gz"));
+  void theWarcFilesHoldWhatTheSiteServedUnderEachUrl() throws Exception {
+    Map<String, byte[]> payloads = new java.util.HashMap<>();
+    List<Path> files;
+    try (var list = Files.list(crawlDir.resolve("warc"))) {
+      files = list.sorted().toList();
     }
+    assertThat(files).isNotEmpty().allMatch(p -> p.getFileName().toString().endsWith(".warc.gz"));
+    for (Path file : files) {
+      try (org.netpreserve.jwarc.WarcReader reader = new org.netpreserve.jwarc.WarcReader(file)) {
+        for (org.netpreserve.jwarc.WarcRecord record : reader) {
+          if (record instanceof org.netpreserve.jwarc.WarcResponse response) {
+            String target = response.target();
+            byte[] payload = response.http().body().stream().readAllBytes();
+            assertThat(payloads.put(target, payload)).as("a second response for %s", target).isNull();
+            assertThat(response.payloadDigest()).as("digest of %s", target)
+                .contains(new org.netpreserve.jwarc.WarcDigest("sha1", sha1(payload)));
+          }
+        }
+      }
+    }
+    assertThat(payloads.keySet()).containsExactlyInAnyOrderElementsOf(fetched.keySet());
+    okhttp3.OkHttpClient client = new okhttp3.OkHttpClient.Builder().dns(site.dns()).followRedirects(false).build();
+    for (Map.Entry<String, byte[]> e : payloads.entrySet()) {
+      try (okhttp3.Response served = client.newCall(new okhttp3.Request.Builder().url(e.getKey()).build()).execute()) {
+        assertThat(e.getValue()).as("payload of %s", e.getKey()).isEqualTo(served.body().bytes());
+      }
+    }
+    client.dispatcher().executorService().shutdown();
+    client.connectionPool().evictAll();
+  }
+
+  private static byte[] sha1(byte[] bytes) throws Exception {
+    return java.security.MessageDigest.getInstance("SHA-1").digest(bytes);
   }
 
   /** An interrupt of the thread in run() stops the crawl as stop() does: workers end before the stores close. */
