@@ -37,7 +37,7 @@ final class LoggedSinceStats {
     long[] lines = new long[1];
     CrawlLogReader.forEach(crawlLog, from, entry -> {
       lines[0]++;
-      if (Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
+      if (CrawlAssembly.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
         stats.robotsFetch();
       } else {
         stats.page(entry.outcome(), entry.httpStatus(), entry.bytes());

@@ -37,7 +37,7 @@ final class SpentPages {
     long[] total = new long[1];
     Map<String, Long> hosts = new HashMap<>();
     long unreadable = CrawlLogReader.forEach(crawlLog, 0, entry -> {
-      if (!entry.outcome().spentAPage() || Crawl.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
+      if (!entry.outcome().spentAPage() || CrawlAssembly.ROBOTS_TXT_DETAIL.equals(entry.detail())) {
         return;
       }
       total[0]++;

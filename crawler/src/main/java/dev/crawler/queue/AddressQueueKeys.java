@@ -74,18 +74,15 @@ final class AddressQueueKeys implements QueueKeys {
   }
 
   @Override
-  public String of(String normalizedUrl) {
-    return keyOf(CrawlUrl.parse(normalizedUrl));
+  public String of(CrawlUrl url) {
+    return keyOf(url);
   }
 
   /** As {@link #of} a URL, with the hosts not yet decided looked up side by side. */
   @Override
-  public List<String> ofAll(List<String> normalizedUrls) {
-    List<CrawlUrl> parts = new ArrayList<>(normalizedUrls.size());
+  public List<String> ofAll(List<CrawlUrl> parts) {
     Set<String> undecided = new LinkedHashSet<>();
-    for (String url : normalizedUrls) {
-      CrawlUrl p = CrawlUrl.parse(url);
-      parts.add(p);
+    for (CrawlUrl p : parts) {
       if (literal(p) == null && keyByHost.getIfPresent(p.host()) == null) {
         undecided.add(p.host());
       }

@@ -67,5 +67,10 @@ public enum QueueBy {
     return keyOf(CrawlUrl.parse(normalizedUrl));
   }
 
+  /** The URL's queue key; as {@link #of(String)}. */
+  public String of(CrawlUrl url) {
+    return keyOf(url);
+  }
+
   abstract String keyOf(CrawlUrl parts);
 }

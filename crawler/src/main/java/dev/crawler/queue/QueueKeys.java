@@ -1,5 +1,6 @@
 package dev.crawler.queue;
 
+import dev.crawler.url.CrawlUrl;
 import java.util.List;
 
 /**
@@ -8,16 +9,12 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface QueueKeys extends AutoCloseable {
-  /**
-   * The queue key of a URL that scope let in.
-   *
-   * @throws IllegalArgumentException if the URL is not an http(s) URL with a host
-   */
-  String of(String normalizedUrl);
+  /** The queue key of a URL that scope let in. */
+  String of(CrawlUrl url);
 
   /** The keys of a page's URLs, in their order; keys that need a lookup may be looked up side by side. */
-  default List<String> ofAll(List<String> normalizedUrls) {
-    return normalizedUrls.stream().map(this::of).toList();
+  default List<String> ofAll(List<CrawlUrl> urls) {
+    return urls.stream().map(this::of).toList();
   }
 
   @Override

@@ -49,20 +49,31 @@ public final class Scope {
     if (normalizedUrl == null || normalizedUrl.length() > rules.maxUrlLength()) {
       return normalizedUrl == null ? ScopeVerdict.OFF_SITE : ScopeVerdict.TOO_LONG;
     }
-    CrawlUrl parts = CrawlUrl.of(normalizedUrl);
-    if (parts == null || !onSite(parts)) {
+    CrawlUrl url = CrawlUrl.of(normalizedUrl);
+    return url == null ? ScopeVerdict.OFF_SITE : check(url, depth);
+  }
+
+  /** The verdict for a parsed URL found {@code depth} links away from a seed. */
+  public ScopeVerdict check(CrawlUrl url, int depth) {
+    if (depth > rules.maxDepth()) {
+      return ScopeVerdict.TOO_DEEP;
+    }
+    if (url.url().length() > rules.maxUrlLength()) {
+      return ScopeVerdict.TOO_LONG;
+    }
+    if (!onSite(url)) {
       return ScopeVerdict.OFF_SITE;
     }
-    if (parts.queryParameters() > rules.maxQueryParameters()) {
+    if (url.queryParameters() > rules.maxQueryParameters()) {
       return ScopeVerdict.TOO_MANY_PARAMETERS;
     }
-    if (parts.repeatsASegmentMoreThan(rules.maxRepeatedSegments())) {
+    if (url.repeatsASegmentMoreThan(rules.maxRepeatedSegments())) {
       return ScopeVerdict.REPEATED_SEGMENTS;
     }
-    if (!rules.include().isEmpty() && !anyFinds(rules.include(), normalizedUrl)) {
+    if (!rules.include().isEmpty() && !anyFinds(rules.include(), url.url())) {
       return ScopeVerdict.NOT_INCLUDED;
     }
-    if (anyFinds(rules.exclude(), normalizedUrl)) {
+    if (anyFinds(rules.exclude(), url.url())) {
       return ScopeVerdict.EXCLUDED;
     }
     return ScopeVerdict.IN_SCOPE;

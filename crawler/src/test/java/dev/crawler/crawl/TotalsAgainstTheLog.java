@@ -13,7 +13,7 @@ public final class TotalsAgainstTheLog {
 
   /** Pages, robots.txt fetches, every outcome and the bytes kept, each as the log's lines count them. */
   public static void assertTotalsMatch(StatsSnapshot totals, List<CrawlLogEntry> lines) {
-    List<CrawlLogEntry> pages = lines.stream().filter(e -> !Crawl.ROBOTS_TXT_DETAIL.equals(e.detail())).toList();
+    List<CrawlLogEntry> pages = lines.stream().filter(e -> !CrawlAssembly.ROBOTS_TXT_DETAIL.equals(e.detail())).toList();
     assertThat(totals.pages()).as("pages").isEqualTo(pages.size());
     assertThat(totals.robotsFetches()).as("robots.txt fetches").isEqualTo(lines.size() - pages.size());
     for (CrawlOutcome outcome : CrawlOutcome.values()) {

@@ -49,8 +49,7 @@ class HostileWebTest {
   static final int MAX_DEPTH = 6;
   static final int MAX_URL_LENGTH = 2048;
   static final Duration MAX_DURATION = Duration.ofSeconds(90);
-  /** PageVisit.MAX_RETRIES (package-private in dev.crawler.crawl). */
-  static final int MAX_RETRIES = 5;
+  static final int MAX_RETRIES = dev.crawler.visit.VisitPipeline.MAX_RETRIES;
 
   /** One line of misbehaviours.csv. */
   record Case(String misbehaviour, String url, CrawlOutcome outcome, String detail, boolean hostGoesOn) {

@@ -1,7 +1,8 @@
-package dev.crawler.crawl;
+package dev.crawler.intake;
 
 import dev.crawler.dedup.UrlNormalization;
 import dev.crawler.dedup.UrlNormalizer;
+import dev.crawler.url.FetchableUrls;
 
 /**
  * The normalizer's answers for recently seen raw links, so the links a site repeats on every

@@ -1,4 +1,4 @@
-package dev.crawler.crawl;
+package dev.crawler.store;
 
 import java.io.IOException;
 import org.rocksdb.RocksDBException;
@@ -8,14 +8,14 @@ import org.rocksdb.RocksDBException;
  * store) from a bug. A storage failure stops the crawl and leaves its state for a resume; it
  * is expected, so it is reported by its message, never by a stack trace.
  */
-final class StorageFailure {
+public final class StorageFailure {
   /** strerror(ENOSPC) and strerror(EDQUOT), as the JDK and RocksDB put them in their messages. */
   private static final String[] DISK_FULL = {"No space left on device", "Disk quota exceeded"};
 
   private StorageFailure() {}
 
   /** True if an I/O or RocksDB error is in the cause chain. */
-  static boolean is(Throwable e) {
+  public static boolean is(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof IOException || t instanceof RocksDBException) {
         return true;
@@ -25,7 +25,7 @@ final class StorageFailure {
   }
 
   /** True if the cause chain says the disk (or the user's quota on it) is full. */
-  static boolean isDiskFull(Throwable e) {
+  public static boolean isDiskFull(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String message = t.getMessage();
       if (message != null) {

@@ -1,4 +1,4 @@
-package dev.crawler.crawl;
+package dev.crawler.url;
 
 import dev.crawler.dedup.UrlNormalization;
 import okhttp3.HttpUrl;
@@ -12,10 +12,10 @@ import okhttp3.HttpUrl;
  * politeness and the crawl log judged one name while robots.txt and the request went to
  * another. Refused here, they are counted as rejected links.
  */
-final class FetchableUrls {
+public final class FetchableUrls {
   private FetchableUrls() {}
 
-  static UrlNormalization confirm(UrlNormalization answer) {
+  public static UrlNormalization confirm(UrlNormalization answer) {
     if (!(answer instanceof UrlNormalization.Accepted accepted)) {
       return answer;
     }
@@ -29,7 +29,7 @@ final class FetchableUrls {
    * spells it passes: a build before RFC 5952 spelling queued such URLs, and the client fetches
    * them all the same.
    */
-  static HttpUrl fetchable(String url) {
+  public static HttpUrl fetchable(String url) {
     HttpUrl parsed = HttpUrl.parse(url);
     return unreadable(url, parsed, true) == null ? parsed : null;
   }

@@ -1,4 +1,4 @@
-package dev.crawler.crawl;
+package dev.crawler.visit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,10 @@
-package dev.crawler.crawl;
+package dev.crawler.visit;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.Striped;
 import dev.crawler.frontier.Frontier;
+import dev.crawler.intake.LinkIntake;
 import dev.crawler.robots.HostRobots;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.crawler.crawl;
+package dev.crawler.url;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,37 @@
+package dev.crawler.visit;
+
+import dev.crawler.fetch.FetchResult;
+import dev.crawler.frontier.Lease;
+import dev.crawler.record.CrawlLog;
+import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlOutcome;
+import dev.crawler.stats.CrawlStats;
+import java.time.Duration;
+import java.time.Instant;
+
+/** A visit's line in the crawl log, and its count in the stats: one of each, together. */
+final class VisitLog {
+  private final CrawlLog crawlLog;   // null when output.crawl-log is off
+  private final CrawlStats stats;
+
+  VisitLog(CrawlLog crawlLog, CrawlStats stats) {
+    this.crawlLog = crawlLog;
+    this.stats = stats;
+  }
+
+  void record(Lease lease, CrawlOutcome outcome, FetchResult result, String detail) {
+    int status = result == null ? 0 : result.httpStatus();
+    long bytes = result == null ? 0 : result.body().length;
+    // Counted once logged, with the line under the log's lock (see CrawlStats.countWith): a line
+    // that cannot be written (a full disk) leaves the lease open, and the resume visits and counts
+    // the URL again.
+    Runnable count = () -> stats.page(outcome, status, bytes);
+    if (crawlLog == null) {
+      count.run();
+      return;
+    }
+    crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
+        result == null ? Duration.ZERO : result.duration(), lease.url(), lease.via(),
+        result == null ? null : result.contentType(), lease.depth(), detail), count);
+  }
+}
