@@ -498,7 +498,7 @@ public final class UrlSeenService implements AutoCloseable {
     long fresh = newUrls.sum();
     return new UrlSeenStats(c, fresh, c - fresh, recentHits.sum(), filterMaybes.sum(), storeReads.sum(),
         caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.fillRatio(),
-        filters.estimatedRate(), filters.byteSize());
+        filters.estimatedRate(), filters.byteSize(), filters.filters().stream().map(FilterFill::of).toList());
   }
 
   /** Bytes of the exact store on disk. */
