@@ -38,7 +38,7 @@ import java.nio.file.StandardOpenOption;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"format", "time", "runSeconds", "pagesPerSecond", "averagePagesPerSecond", "crawl", "frontier",
     "seen"})
-record StatsFile(int format, String time, double runSeconds, double pagesPerSecond, double averagePagesPerSecond,
+public record StatsFile(int format, String time, double runSeconds, double pagesPerSecond, double averagePagesPerSecond,
     StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
 
   static final int FORMAT = 1;
@@ -49,7 +49,7 @@ record StatsFile(int format, String time, double runSeconds, double pagesPerSeco
       .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
       .build();
 
-  StatsFile {
+  public StatsFile {
     crawl = crawl == null ? StatsSnapshot.EMPTY : crawl;
   }
 
@@ -74,7 +74,12 @@ record StatsFile(int format, String time, double runSeconds, double pagesPerSeco
     Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  static StatsFile read(Path file) {
+  /**
+   * Reads a stats.json.
+   *
+   * @throws UncheckedIOException naming the file if it is missing or not a stats file
+   */
+  public static StatsFile read(Path file) {
     try {
       return JSON.readValue(file.toFile(), StatsFile.class);
     } catch (IOException e) {

@@ -501,6 +501,15 @@ public final class UrlSeenService implements AutoCloseable {
         filters.estimatedRate(), filters.byteSize(), filters.filters().stream().map(FilterFill::of).toList());
   }
 
+  /** Native memory of the exact store (block cache in use and memtables); -1 if it cannot tell. */
+  public long storeMemoryBytes() {
+    try {
+      return store.memoryBytes();
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
   /** Bytes of the exact store on disk. */
   public long storeDiskBytes() {
     try {
