@@ -6,6 +6,7 @@ import dev.crawler.crawl.Crawl;
 import dev.crawler.crawl.CrawlEnvironment;
 import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
+import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -55,6 +56,12 @@ final class DemoCommand implements Callable<Integer> {
       CrawlConfig config = ConfigLoader.parse(demoConfig(dir), "demo configuration", dir);
       Crawl crawl = Crawl.open(config, Crawl.Start.NEW, CrawlEnvironment.standard().withDns(site.dns())
           .withSeeds(site.seeds()));
+      Path page = dir.resolve(CrawlStatus.ADDRESS_FILE);
+      if (Files.exists(page)) {
+        out.println("Status page: " + Files.readString(page).strip() + " (metrics at /metrics; also `crawler status "
+            + dir.toAbsolutePath() + "`)");
+        out.flush();
+      }
       int code = CrawlRun.run(crawl, out, null);   // no file to resume the demo with
       return code == ExitCode.OK ? check(site, out) : code;
     }

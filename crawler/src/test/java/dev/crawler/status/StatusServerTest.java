@@ -94,6 +94,20 @@ class StatusServerTest {
       assertThat(http.send(HttpRequest.newBuilder(page.resolve("../etc/passwd")).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
 
+      // The Grafana dashboard asks only for metrics the crawl serves (GC pauses appear after the first GC).
+      ScrapedMetrics scraped = ScrapedMetrics.scrape(page);
+      String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));
+      java.util.regex.Matcher name = java.util.regex.Pattern.compile("\\b(?:crawler|jvm)_[a-z_]+").matcher(dashboard);
+      int names = 0;
+      while (name.find()) {
+        String family = name.group().replaceFirst("_(bucket|sum|count)$", "");
+        if (!family.startsWith("jvm_gc_pause")) {
+          assertThat(scraped.names()).as("metrics the dashboard uses").contains(family);
+          names++;
+        }
+      }
+      assertThat(names).isGreaterThan(20);
+
       StringWriter out = new StringWriter();
       int code = dev.crawler.cli.CrawlerCommand.run(new PrintWriter(out), new PrintWriter(new StringWriter()),
           "status", crawlDir.toString());
