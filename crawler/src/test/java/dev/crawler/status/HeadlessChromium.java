@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 final class HeadlessChromium {
   private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome");
 
+  private static final int TIMEOUT_SECONDS = 90;
+  private static final int ATTEMPTS = 3;
+
   private final Path executable;
   private final Path profile;
 
@@ -55,20 +58,27 @@ final class HeadlessChromium {
 
   private String run(String url, int virtualMillis, String... what) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(executable.toString(), "--headless", "--no-sandbox",
-        "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile,
-        "--virtual-time-budget=" + virtualMillis));
+        "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--no-proxy-server",
+        "--user-data-dir=" + profile, "--virtual-time-budget=" + virtualMillis));
     command.addAll(List.of(what));
     command.add(url);
+    Path out = Files.createTempFile(profile.getParent(), "chromium", ".out");
     Path err = Files.createTempFile(profile.getParent(), "chromium", ".err");
-    Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
-    byte[] out = process.getInputStream().readAllBytes();
-    if (!process.waitFor(2, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new IOException("chromium did not end within 2 minutes");
+    // A headless run has been seen to hang past its budget on a loaded machine: it gets a few tries.
+    for (int attempt = 1; ; attempt++) {
+      Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor();
+        if (attempt < ATTEMPTS) {
+          continue;
+        }
+        throw new IOException("chromium did not end within " + TIMEOUT_SECONDS + " s, " + ATTEMPTS + " times");
+      }
+      if (process.exitValue() != 0) {
+        throw new IOException("chromium exited with " + process.exitValue() + ": " + Files.readString(err));
+      }
+      return Files.readString(out, StandardCharsets.UTF_8);
     }
-    if (process.exitValue() != 0) {
-      throw new IOException("chromium exited with " + process.exitValue() + ": " + Files.readString(err));
-    }
-    return new String(out, StandardCharsets.UTF_8);
   }
 }
