@@ -2,6 +2,7 @@ package dev.crawler.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.dedup.FilterFill;
 import dev.crawler.dedup.UrlSeenStats;
 import dev.crawler.frontier.FrontierStats;
 import dev.crawler.record.CrawlOutcome;
@@ -36,7 +37,7 @@ class StatsLineTest {
 
   static final FrontierStats FRONTIER = new FrontierStats(1_204_113, 8_211, 412, 32, 12_000, 10, 31);
   static final UrlSeenStats VERIFY = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 4_200, 3, 0,
-      1, 0.11, 4e-7, 600_000_000, List.of());
+      1, 0.11, 4e-7, 600_000_000, List.of(new FilterFill(4_800_000_000L, 7, 500_000_000, 80_000_000, 0.11, 4e-7)));
   static final UrlSeenStats ACCEPT = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 0, 0, 1_234.4,
       2, 0.5, 0.004, 600_000_000, List.of());
 
