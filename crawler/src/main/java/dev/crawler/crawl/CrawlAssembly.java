@@ -189,7 +189,6 @@ final class CrawlAssembly implements AutoCloseable {
       // The stages of a visit, in the order they run.
       VisitPipeline visits = VisitPipeline.builder(frontier)
           .urlCheck()
-          .queueGate()
           .robots(robots, intake, sitemaps)
           .queueGate()
           .pageBudget(budget, () -> stop.stop(StopReason.MAX_PAGES))

@@ -17,7 +17,7 @@ import okhttp3.Request;
  * event wins, which is the connection the request went out on.
  */
 final class ExchangeTrace extends EventListener {
-  /** Told when the request's first byte is about to go out: the moment the server's delay counts from. */
+  /** Run when the request's first byte is about to go out, on the calling thread; it may hold the request back. */
   private final Runnable onRequestStart;
   private volatile InetSocketAddress connecting;
   private volatile String remoteIp;

@@ -76,7 +76,8 @@ public final class Fetcher implements AutoCloseable {
 
   /**
    * As {@link #fetch(String)}, running {@code onRequestStart} as the request is about to go out
-   * (after any connect), on the calling thread; not at all if no request was sent. It must not throw.
+   * (after any connect), on the calling thread; not at all if no request was sent. It must not
+   * throw; it may block to hold the request back (its wait counts against the total timeout).
    */
   public FetchResult fetch(String url, Runnable onRequestStart) {
     return fetch(url, acceptedTypes, options.maxContentBytes(), onRequestStart);
@@ -97,8 +98,13 @@ public final class Fetcher implements AutoCloseable {
    * sitemaps, which servers label with whatever type they like.
    */
   public FetchResult fetchAnyType(String url, long maxContentBytes) {
+    return fetchAnyType(url, maxContentBytes, NOTHING);
+  }
+
+  /** As {@link #fetchAnyType(String, long)}, with {@code onRequestStart} as {@link #fetch(String, Runnable)} runs it. */
+  public FetchResult fetchAnyType(String url, long maxContentBytes, Runnable onRequestStart) {
     checkArgument(maxContentBytes > 0, "Max content bytes (%s) must be > 0", maxContentBytes);
-    return fetch(url, ContentTypeFilter.ANY, maxContentBytes, NOTHING);
+    return fetch(url, ContentTypeFilter.ANY, maxContentBytes, onRequestStart);
   }
 
   /** Evicts idle connections and stops OkHttp's threads. Calls in flight may still finish. */

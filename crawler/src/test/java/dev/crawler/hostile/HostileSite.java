@@ -382,6 +382,13 @@ final class HostileSite implements AutoCloseable {
           html(out, 200, "<title>robots-redirect</title><a href=/ok>ok</a>");
         }
       }
+      case "robots-loop" -> {
+        if (path.equals("/robots-again.txt")) {
+          redirect(out, "/robots.txt");
+        } else {
+          html(out, 200, "<title>robots-loop</title><a href=/ok>ok</a>");
+        }
+      }
       case "robots-5xx", "robots-huge", "robots-binary" ->
           html(out, 200, "<title>" + host + "</title><a href=/ok>ok</a>");
       case "calendar" -> calendar(path, out);
@@ -450,6 +457,7 @@ final class HostileSite implements AutoCloseable {
           redirect(out, "/robots-real.txt");
         }
       }
+      case "robots-loop" -> redirect(out, "/robots-again.txt");
       case "many-links" -> body(out, 200, "text/plain", "User-agent: *\nDisallow: /item/\n".getBytes(StandardCharsets.US_ASCII));
       default -> html(out, 404, "<p>No robots.txt here.");
     }
