@@ -35,6 +35,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -58,8 +59,12 @@ import org.slf4j.LoggerFactory;
 final class CrawlAssembly implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CrawlAssembly.class);
 
-  final CrawlConfig config;
   final CrawlDirectory dir;
+  /** The crawl's run settings, as plain values. */
+  final int workers;
+  final Optional<Duration> maxDuration;
+  /** The command that continues this crawl, for messages. */
+  final String resumeCommand;
   final UrlSeenService seen;
   final Frontier frontier;
   final CrawlStats stats;
@@ -74,7 +79,9 @@ final class CrawlAssembly implements AutoCloseable {
   private CrawlAssembly(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir, UrlSeenService seen,
       Frontier frontier, CrawlStats stats, StatsReporter reporter, VisitPipeline visits, StopSignal stop,
       List<String> seeds) {
-    this.config = config;
+    this.workers = config.fetch().workers();
+    this.maxDuration = config.crawl().limits().maxDuration();
+    this.resumeCommand = resumeCommand(config);
     this.opened = opened;
     this.dir = dir;
     this.seen = seen;
@@ -90,6 +97,10 @@ final class CrawlAssembly implements AutoCloseable {
    * Opens the crawl folder and every part. A NEW crawl refuses a folder that holds one, and
    * queues its seeds; a RESUME reopens the frontier and the filter where they were.
    */
+  static String resumeCommand(CrawlConfig config) {
+    return "crawler resume --config " + config.source();
+  }
+
   static CrawlAssembly open(CrawlConfig config, Crawl.Start start, CrawlEnvironment env) throws IOException {
     config.requireReadyToCrawl();
     Path root = config.crawl().dataDir();
@@ -99,8 +110,8 @@ final class CrawlAssembly implements AutoCloseable {
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Crawl.Start.NEW && holds) {
       // No advice to delete it: the crawl there may be running (the lock is not checked yet).
-      throw new CrawlStartException(root + " already holds a crawl: continue it with `crawler resume --config "
-          + config.source() + "`, or set crawl.data-dir to another folder to start afresh");
+      throw new CrawlStartException(root + " already holds a crawl: continue it with `" + resumeCommand(config)
+          + "`, or set crawl.data-dir to another folder to start afresh");
     }
     if (start == Crawl.Start.RESUME && !holds) {
       throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "
