@@ -83,6 +83,16 @@ public final class Fetcher implements AutoCloseable {
     return fetch(url, acceptedTypes, options.maxContentBytes(), onRequestStart);
   }
 
+  /** As {@link #fetch(String, Runnable)}, for a URL the caller has parsed already. */
+  public FetchResult fetch(HttpUrl url, Runnable onRequestStart) {
+    return fetch(url.toString(), url, acceptedTypes, options.maxContentBytes(), onRequestStart);
+  }
+
+  /** As {@link #fetchAnyType(String, Runnable)}, for a URL the caller has parsed already. */
+  public FetchResult fetchAnyType(HttpUrl url, Runnable onRequestStart) {
+    return fetch(url.toString(), url, ContentTypeFilter.ANY, options.maxContentBytes(), onRequestStart);
+  }
+
   /** As {@link #fetchAnyType(String, long)}, up to {@code fetch.max-content-bytes}. */
   public FetchResult fetchAnyType(String url) {
     return fetchAnyType(url, options.maxContentBytes());
@@ -123,7 +133,11 @@ public final class Fetcher implements AutoCloseable {
   // The stages of one fetch, in order: parse the URL, refuse private literals, send, read the
   // headers, decide on the body, read it. Each stage that can end the fetch returns a result.
   private FetchResult fetch(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
-    FetchResult result = fetchOnce(url, filter, cap, onRequestStart);
+    return fetch(url, url == null ? null : HttpUrl.parse(url), filter, cap, onRequestStart);
+  }
+
+  private FetchResult fetch(String url, HttpUrl httpUrl, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
+    FetchResult result = fetchOnce(url, httpUrl, filter, cap, onRequestStart);
     if (result.status() == FetchStatus.PRIVATE_ADDRESS && privateAddressExplained.compareAndSet(false, true)) {
       // A first crawl of a test site on 127.0.0.x otherwise shows only "robots unavailable".
       log.warn("Refused {}: {}. Only public addresses are crawled; set scope.allow-private-addresses: true "
@@ -133,10 +147,10 @@ public final class Fetcher implements AutoCloseable {
     return result;
   }
 
-  private FetchResult fetchOnce(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
+  /** @param httpUrl {@code url} as OkHttp reads it; null if it cannot */
+  private FetchResult fetchOnce(String url, HttpUrl httpUrl, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
     checkState(!closed.get(), "Fetcher is closed");
     Exchange exchange = new Exchange(url);
-    HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
     if (httpUrl == null) {
       return exchange.failed(FetchFailure.unsupportedUrl("not an http(s) URL"), null);
     }

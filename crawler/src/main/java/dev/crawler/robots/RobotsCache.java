@@ -108,6 +108,11 @@ public final class RobotsCache {
   public HostRobots forUrl(String url, Runnable beforeEachRequest) {
     HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
     checkArgument(parsed != null, "URL (%s) must be an http(s) URL", url);
+    return forUrl(parsed, beforeEachRequest);
+  }
+
+  /** As {@link #forUrl(String, Runnable)}, for a URL the caller has parsed already. */
+  public HostRobots forUrl(HttpUrl parsed, Runnable beforeEachRequest) {
     String key = originOf(parsed);
     CompletableFuture<HostRobots> robots;
     boolean fetchHere = false;

@@ -34,6 +34,12 @@ public final class FetchableUrls {
     return unreadable(url, parsed, true) == null ? parsed : null;
   }
 
+  /** As {@link #fetchable(String)}, with the parse the URL carries. */
+  public static HttpUrl fetchable(CrawlUrl url) {
+    HttpUrl parsed = url.httpUrl();
+    return unreadable(url.url(), parsed, true) == null ? parsed : null;
+  }
+
   /** Why the client does not read {@code url} as it is written, or null if it does. */
   private static String unreadable(String url, HttpUrl parsed, boolean anyIpv6Spelling) {
     if (parsed == null) {

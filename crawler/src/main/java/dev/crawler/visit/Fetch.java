@@ -3,6 +3,7 @@ package dev.crawler.visit;
 import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.Fetcher;
 import dev.crawler.parse.SitemapReader;
+import okhttp3.HttpUrl;
 
 /**
  * The request. Just before its first byte goes out (after any connect) it waits its turn
@@ -23,9 +24,10 @@ final class Fetch implements VisitStage {
   @Override
   public Step apply(Visit visit) {
     String url = visit.url().url();
+    HttpUrl httpUrl = visit.url().httpUrl();
     Runnable startRequest = () -> turns.await(visit);
     FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url)
-        ? fetcher.fetchAnyType(url, startRequest) : fetcher.fetch(url, startRequest);
+        ? fetcher.fetchAnyType(httpUrl, startRequest) : fetcher.fetch(httpUrl, startRequest);
     if (visit.aborted()) {
       return Step.LEAVE_OPEN;   // cut short by a stop: nothing recorded, the lease returns on resume
     }

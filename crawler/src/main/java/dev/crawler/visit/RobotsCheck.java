@@ -51,7 +51,7 @@ final class RobotsCheck implements VisitStage {
       if (!frontier.mayRequest(visit.lease())) {
         return null;   // the queue learnt a Crawl-delay since the lease (perhaps from the lookup waited for)
       }
-      HostRobots found = robots.forUrl(url, () -> turns.await(visit));
+      HostRobots found = robots.forUrl(visit.url().httpUrl(), () -> turns.await(visit));
       if (!visit.aborted()) {
         applied.apply(visit.lease().hostKey(), RobotsCache.originOf(visit.url().httpUrl()), found);
       }
