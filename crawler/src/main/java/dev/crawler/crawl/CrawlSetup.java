@@ -78,8 +78,8 @@ final class CrawlSetup {
    */
   static final long HEAP_BESIDE_SEEN = 64L << 20;
   /**
-   * The heap a frontier host costs, measured with FrontierBench (frontier/README.md, "Heap a host
-   * costs"): a known host about 440 bytes, a host of the working set about 230 more, plus the
+   * The heap a frontier host costs, measured with FrontierBench (heap after GC with more known
+   * hosts and a larger working set): a known host about 440 bytes, a host of the working set about 230 more, plus the
    * URLs it has read ahead (about 250 bytes each): rounded up.
    */
   static final long KNOWN_HOST_BYTES = 500;
