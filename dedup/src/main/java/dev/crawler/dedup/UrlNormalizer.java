@@ -125,7 +125,7 @@ public final class UrlNormalizer {
     if (!stripped.equals(normalizedBase)) {
       // A stripped ";sid=1" can leave a dot segment or an empty one ("/..;sid=1" is "/.."), which
       // the pass above has already resolved: once more, or the normal form would not be one
-      // (normalizing it again gave another URL, and the crawl logged "/a/../b" but fetched "/b").
+      // (normalizing it again would give another URL: the crawl would log "/a/../b" but fetch "/b").
       normalizedBase = normalizeBase(stripped);
       if (normalizedBase == null || !hasHost(normalizedBase)) {
         return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
