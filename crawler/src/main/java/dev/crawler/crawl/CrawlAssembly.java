@@ -272,9 +272,8 @@ final class CrawlAssembly implements AutoCloseable {
   static final int SEED_BATCH = 1_000;
 
   /**
-   * Takes the seeds in, a batch at a time. In one batch of all of them, a kill between the
-   * frontier's write and the URL-seen record left every seed queued and none recorded, and the
-   * resume queued (and fetched) them all twice; the loss is now one batch's at most.
+   * Takes the seeds in, a batch at a time: a kill between a batch's frontier write and its
+   * URL-seen record queues that batch again on resume, so the batch bounds what is fetched twice.
    */
   private static int takeSeeds(LinkIntake intake, List<String> seeds) {
     int queued = 0;

@@ -83,9 +83,8 @@ public final class UrlNormalizer {
     try {
       return normalizeOrThrow(raw);
     } catch (RuntimeException | StackOverflowError e) {
-      // Web input never throws: whatever a library trips on is a malformed URL. (A regex over
-      // thousands of host labels recursed once a label; hosts over 253 characters are refused
-      // before it now, and this stays for what else may recurse.)
+      // Web input never throws: whatever a library trips on is a malformed URL, a stack overflow
+      // too (a regex recurses once a host label, which is why long hosts are refused before it).
       return UrlNormalization.rejected(Reason.MALFORMED, clip(raw) + " (" + e.getClass().getSimpleName() + ")");
     }
   }
@@ -126,7 +125,7 @@ public final class UrlNormalizer {
     if (!stripped.equals(normalizedBase)) {
       // A stripped ";sid=1" can leave a dot segment or an empty one ("/..;sid=1" is "/.."), which
       // the pass above has already resolved: once more, or the normal form would not be one
-      // (normalizing it again gave another URL, and the crawl logged "/a/../b" but fetched "/b").
+      // (normalizing it again would give another URL: the crawl would log "/a/../b" but fetch "/b").
       normalizedBase = normalizeBase(stripped);
       if (normalizedBase == null || !hasHost(normalizedBase)) {
         return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
@@ -226,9 +225,8 @@ public final class UrlNormalizer {
 
   /**
    * The path with its dot segments resolved (RFC 3986 5.2.4), "%2e" read as the dot it is first.
-   * Done here, not left to BasicURLNormalizer: it glued a segment after "/../.." to the host, so
-   * a link to {@code /../..m/page} on {@code https://ab.co/} became {@code https://ab.com/page}
-   * (found by a fuzzer).
+   * Done here, not left to BasicURLNormalizer, which glues a segment after "/../.." to the host:
+   * a link to {@code /../..m/page} on {@code https://ab.co/} would become {@code https://ab.com/page}.
    */
   static String withoutDotSegments(String path) {
     if (path.indexOf('.') < 0 && path.indexOf('%') < 0) {

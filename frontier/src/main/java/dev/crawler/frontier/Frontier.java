@@ -104,8 +104,8 @@ public final class Frontier implements AutoCloseable {
   private final ScheduledExecutorService deferredWriter;
   /**
    * Where the next call of {@link #next} starts looking, so every group is looked at first in turn;
-   * consecutive calls, from different threads, start at different groups (a random start instead
-   * made them meet on one lock: 57 k against 74 k next+complete/s, frontier/README.md).
+   * consecutive calls, from different threads, start at different groups (random starts would
+   * often meet on one lock).
    */
   private final AtomicInteger nextGroup = new AtomicInteger();
   /** Guards close against the store reads that no group lock covers (properties, flush). */
@@ -335,8 +335,8 @@ public final class Frontier implements AutoCloseable {
     // Outside the lock: the other fetchers lease and stage meanwhile, and the first to get
     // here writes all their completions in one write (GroupCommit). Deferred, a completion
     // leaves its write to a later one: with two fetcher threads on separate groups nobody
-    // else shares a group's write, and its write-ahead-log append was a sixth of the CPU of
-    // next+complete (frontier/README.md).
+    // else shares a group's write, and its write-ahead-log append is a large share of the CPU
+    // of next+complete.
     // Counted with this completion's own stage: more than N waiting, and this one writes them.
     if (deferredCompletions == 0 || lease.group.unwrittenStages() > deferredCompletions) {
       lease.group.awaitWritten(ticket);

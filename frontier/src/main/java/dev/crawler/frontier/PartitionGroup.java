@@ -25,8 +25,8 @@ import java.util.function.UnaryOperator;
  * The partitions {@code p} with {@code p % groups == group}, their hosts' schedule and working set,
  * under one lock, writing through a group commit of their own. No key of one group is read or
  * written by another, so groups run side by side: with one group every operation passes through
- * one lock and one write at a time, and a second fetcher thread only waits (issue #4: two threads
- * did less than one); with two, two threads lease, stage and write at once.
+ * one lock and one write at a time, and a second fetcher thread only waits (two threads do less
+ * than one); with two, two threads lease, stage and write at once.
  *
  * <p>Every change is staged under the lock, so batches reach RocksDB in the order they were
  * decided, and written outside it ({@link #awaitWritten}). Called by {@link Frontier} only.
