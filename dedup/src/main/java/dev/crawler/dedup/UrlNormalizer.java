@@ -137,7 +137,7 @@ public final class UrlNormalizer {
         return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
       }
     }
-    String normalizedQuery = normalizeQuery(query);
+    String normalizedQuery = normalizeQuery(query.replace(" ", "%20"));
     String result = normalizedQuery.isEmpty() ? normalizedBase : normalizedBase + '?' + normalizedQuery;
     if (result.length() > maxLength) {
       return UrlNormalization.rejected(Reason.TOO_LONG, result.length() + " characters: " + clip(result));
@@ -224,7 +224,11 @@ public final class UrlNormalizer {
       if (host == null) {
         return null;
       }
-      String path = slash < 0 ? "" : withoutDotSegments(base.substring(slash));
+      if (host.endsWith("..")) {
+        return null;   // an empty last label: no DNS name, and the HTTP client refuses it
+      }
+      // Spaces escaped here: BasicURLNormalizer trims them off the end of the path ("/a ?b").
+      String path = slash < 0 ? "" : withoutDotSegments(base.substring(slash)).replace(" ", "%20");
       String normalized = basic.filter(base.substring(0, hostStart) + host + base.substring(hostEnd, authorityEnd) + path);
       // A host can end in a dot (UTS 46 maps "⒍" to "6."), after BasicURLNormalizer trimmed the last one.
       return normalized == null ? null : HOST_TRAILING_DOTS.matcher(normalized).replaceFirst("$1");
