@@ -13,9 +13,9 @@ import java.time.Instant;
  */
 record Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
 
-  /** Pages per second from {@code earlier} to this sample; 0 when no time passed. */
+  /** Pages requested per second from {@code earlier} to this sample; 0 when no time passed. */
   double pagesPerSecondSince(Sample earlier) {
     double seconds = Duration.between(earlier.time, time).toNanos() / 1e9;
-    return seconds <= 0 ? 0 : (crawl.pages() - earlier.crawl.pages()) / seconds;
+    return seconds <= 0 ? 0 : (crawl.requested() - earlier.crawl.requested()) / seconds;
   }
 }

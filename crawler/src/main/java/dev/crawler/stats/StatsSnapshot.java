@@ -16,7 +16,8 @@ import java.util.Map;
  * every value (zeros included) in enum order. Reading is lenient: unknown fields and unknown enum
  * names (a value renamed since the file was written) are ignored, missing ones read as 0.
  *
- * @param pages URLs taken from the frontier and settled, with any {@link CrawlOutcome}
+ * @param pages URLs taken from the frontier and settled, with any {@link CrawlOutcome}, requested
+ *     or not (see {@link #requested()})
  * @param bytes body bytes kept
  * @param outcomes pages by outcome
  * @param statuses responses by status class
@@ -50,6 +51,21 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
   /** The same counters, standing for the crawl log up to {@code length}. */
   public StatsSnapshot atCrawlLogLength(long length) {
     return new StatsSnapshot(pages, bytes, outcomes, statuses, links, robotsFetches, length);
+  }
+
+  /**
+   * URLs the crawl requested (or tried to: a timeout, a refused connection): every settled URL
+   * but those stopped before a request ({@link CrawlOutcome#spentAPage()}). The stats line's and
+   * the summary's "pages", the number a server's request log shows, robots.txt aside.
+   */
+  public long requested() {
+    long requested = pages;
+    for (CrawlOutcome outcome : CrawlOutcome.values()) {
+      if (!outcome.spentAPage()) {
+        requested -= outcome(outcome);
+      }
+    }
+    return requested;
   }
 
   public long outcome(CrawlOutcome outcome) {

@@ -209,8 +209,8 @@ public final class UrlSeenService implements AutoCloseable {
       FilterStack filters = loadOrRebuild(options, store, recovery);
       store.setFilterUnsaved();   // from here on the files may fall behind the store
       UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
-      log.info("URL-seen: {} filter(s), {} MB, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
-          filters.filters().size(), filters.byteSize() >> 20, filters.newest().hashes(),
+      log.info("URL-seen: {} filter(s), {}, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
+          filters.filters().size(), mebibytes(filters.byteSize()), filters.newest().hashes(),
           String.format(Locale.ROOT, "%,d", filters.newest().expectedInsertions()),
           String.format(Locale.ROOT, "%.4f%%", filters.newest().targetRate() * 100), options.policy(), options.onCapacity());
       return service;
@@ -218,6 +218,13 @@ public final class UrlSeenService implements AutoCloseable {
       store.close();
       throw e instanceof IOException io ? io : new IOException("Cannot open the URL-seen service: " + e.getMessage(), e);
     }
+  }
+
+  /** 1.4 MB, 0.1 MB: in powers of 1024 like the config's sizes, and never "0 MB". */
+  private static String mebibytes(long bytes) {
+    double mb = bytes / (1024.0 * 1024);
+    return mb >= 0.1 ? String.format(Locale.ROOT, "%,.1f MB", mb)
+        : String.format(Locale.ROOT, "%,.1f KB", bytes / 1024.0);
   }
 
   private static FilterStack loadOrRebuild(Options options, FingerprintStore store, Recovery[] recovery)
@@ -497,7 +504,8 @@ public final class UrlSeenService implements AutoCloseable {
     long c = checks.sum();
     long fresh = newUrls.sum();
     return new UrlSeenStats(c, fresh, c - fresh, recentHits.sum(), filterMaybes.sum(), storeReads.sum(),
-        caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.fillRatio(),
+        caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.keys(), filters.capacity(),
+        filters.fillRatio(),
         filters.estimatedRate(), filters.byteSize());
   }
 
