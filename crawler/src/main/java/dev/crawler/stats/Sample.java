@@ -10,8 +10,14 @@ import java.time.Instant;
  *
  * @param frontier null when no frontier was given or it could not answer
  * @param seen null when no URL-seen service was given or it could not answer
+ * @param failures this run's failures
  */
-record Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+record Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen, FailureSummary failures) {
+
+  /** A sample without failures. */
+  Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+    this(time, crawl, frontier, seen, FailureSummary.NONE);
+  }
 
   /** Pages requested per second from {@code earlier} to this sample; 0 when no time passed. */
   double pagesPerSecondSince(Sample earlier) {

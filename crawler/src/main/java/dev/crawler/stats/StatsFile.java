@@ -34,12 +34,14 @@ import java.nio.file.StandardOpenOption;
  * @param crawl the crawl's counters, totals of every run
  * @param frontier null if there was none
  * @param seen null if there was none
+ * @param failures this run's failures: by status class and outcome with example URLs, and the
+ *     hosts with the most
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"format", "time", "runSeconds", "pagesPerSecond", "averagePagesPerSecond", "crawl", "frontier",
-    "seen"})
+    "seen", "failures"})
 record StatsFile(int format, String time, double runSeconds, double pagesPerSecond, double averagePagesPerSecond,
-    StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+    StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen, FailureSummary failures) {
 
   static final int FORMAT = 1;
 
@@ -57,7 +59,7 @@ record StatsFile(int format, String time, double runSeconds, double pagesPerSeco
     return new StatsFile(FORMAT, now.time().toString(),
         java.time.Duration.between(start.time(), now.time()).toMillis() / 1000.0,
         round(now.pagesPerSecondSince(previous)), round(now.pagesPerSecondSince(start)), now.crawl(), now.frontier(),
-        now.seen());
+        now.seen(), now.failures());
   }
 
   void writeAtomically(Path file) throws IOException {

@@ -47,6 +47,7 @@ final class StatsSummary {
     if (requested < s.pages()) {
       lines.add(notRequested.toString());
     }
+    lines.addAll(failures(end.failures()));
     lines.add("  links " + grouped(s.linksTotal()) + ": " + String.join(", ", StatsLine.linkKinds(s, Figures::grouped))
         + scopeDetail(s) + "; robots.txt fetches " + grouped(s.robotsFetches()));
     FrontierStats f = end.frontier();
@@ -63,6 +64,27 @@ final class StatsSummary {
           + percent(u.fillRatio()) + " of bits set) in " + Figures.count(u.filters(), "filter", "filters") + " of "
           + Figures.bytes(u.filterBytes()) + ", est. fp " + percent(u.estimatedRate()) + (fp == null ? "" : ", " + fp));
     }
+    return lines;
+  }
+
+  /**
+   * Failed visits by status class and outcome, a few URLs of each, and the hosts with the most:
+   * where to look when the status classes show 4xx or 5xx.
+   */
+  static List<String> failures(FailureSummary f) {
+    if (f.total() == 0) {
+      return List.of("  failures: none (no 4xx or 5xx answer, no request without one)");
+    }
+    List<String> lines = new ArrayList<>();
+    StringJoiner kinds = new StringJoiner(", ", "  failures " + grouped(f.total()) + ": ", "");
+    f.kinds().forEach(k -> kinds.add(k.status() + " " + k.outcome().name() + " " + grouped(k.count())));
+    lines.add(kinds.toString());
+    f.kinds().forEach(k -> lines.add("    " + k.status() + " " + k.outcome().name() + ", e.g. "
+        + String.join(", ", k.examples())));
+    String about = f.hostCountsExact() ? "" : "~";
+    StringJoiner hosts = new StringJoiner(", ", "    most failures: ", "");
+    f.hosts().forEach(h -> hosts.add(h.host() + " " + about + grouped(h.failures())));
+    lines.add(hosts.toString());
     return lines;
   }
 

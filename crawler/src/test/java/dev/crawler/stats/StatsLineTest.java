@@ -7,6 +7,7 @@ import dev.crawler.frontier.FrontierStats;
 import dev.crawler.record.CrawlOutcome;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -95,7 +96,13 @@ class StatsLineTest {
 
   @Test
   void theSummaryHasTotalsDurationRateAndATableOfOutcomes() {
-    Sample end = new Sample(T0.plusSeconds(3723), crawl(), FRONTIER, VERIFY);
+    FailureSummary failures = new FailureSummary(23, List.of(
+        new FailureSummary.KindCount("4xx", CrawlOutcome.FETCHED, 20, List.of("404 http://www.example.com/a",
+            "404 http://www.example.com/b", "410 http://docs.example.com/c")),
+        new FailureSummary.KindCount("no answer", CrawlOutcome.TIMEOUT, 3, List.of("http://slow.example.com/"))),
+        List.of(new FailureSummary.HostCount("www.example.com", 15), new FailureSummary.HostCount("docs.example.com", 5),
+            new FailureSummary.HostCount("slow.example.com", 3)), true);
+    Sample end = new Sample(T0.plusSeconds(3723), crawl(), FRONTIER, VERIFY, failures);
 
     assertThat(StatsSummary.lines(start(), end)).containsExactly(
         "Crawl summary: 12,418 pages requested in 1h 02m 03s, avg 3.3 pages/s, 108 MB kept,"
@@ -108,6 +115,10 @@ class StatsLineTest {
         "  CONNECTION_REFUSED              3    0.0%",
         "  CONNECTION_RESET               16    0.1%",
         "  not requested: ROBOTS_DENIED 40",
+        "  failures 23: 4xx FETCHED 20, no answer TIMEOUT 3",
+        "    4xx FETCHED, e.g. 404 http://www.example.com/a, 404 http://www.example.com/b, 410 http://docs.example.com/c",
+        "    no answer TIMEOUT, e.g. http://slow.example.com/",
+        "    most failures: www.example.com 15, docs.example.com 5, slow.example.com 3",
         "  links 2,098,000: new 310,000, dup 1,700,000, out of scope 88,000"
             + " (out of scope: off site 80,000, excluded 8,000); robots.txt fetches 8,211",
         "  frontier: 1,204,113 URLs left in 8,211 hosts; 12,000 done, 10 retried, 31 failed over its life",
@@ -129,6 +140,7 @@ class StatsLineTest {
         "  FETCHED                       240   96.0%",
         "  REDIRECT                       10    4.0%",
         "  not requested: ROBOTS_DENIED 75",
+        "  failures: none (no 4xx or 5xx answer, no request without one)",
         "  links 0: new 0, dup 0, out of scope 0; robots.txt fetches 3",
         "  frontier: 1 URL left in 1 host; 325 done, 0 retried, 0 failed over its life");
   }
