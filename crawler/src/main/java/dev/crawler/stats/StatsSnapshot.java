@@ -94,6 +94,20 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
         robotsFetches + other.robotsFetches, other.crawlLogBytes);
   }
 
+  /** Counter by counter difference: what a run added to the totals it restored ({@code earlier}). */
+  public StatsSnapshot minus(StatsSnapshot earlier) {
+    Map<CrawlOutcome, Long> o = new EnumMap<>(CrawlOutcome.class);
+    outcomes.forEach((k, v) -> o.put(k, v - earlier.outcome(k)));
+    Map<LinkVerdict, Long> l = new EnumMap<>(LinkVerdict.class);
+    links.forEach((k, v) -> l.put(k, v - earlier.links(k)));
+    StatusClasses e = earlier.statuses;
+    StatusClasses s = new StatusClasses(statuses.informational() - e.informational(),
+        statuses.successful() - e.successful(), statuses.redirection() - e.redirection(),
+        statuses.clientError() - e.clientError(), statuses.serverError() - e.serverError(), statuses.other() - e.other());
+    return new StatsSnapshot(pages - earlier.pages, bytes - earlier.bytes, o, s, l, robotsFetches - earlier.robotsFetches,
+        -1L);
+  }
+
   /**
    * The crawl's counters from a stats.json written by {@link StatsReporter}.
    *

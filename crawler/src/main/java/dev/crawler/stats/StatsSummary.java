@@ -17,7 +17,9 @@ import java.util.StringJoiner;
  * The few lines logged when the crawl ends: pages requested, how long this run took and its
  * average rate, then a table of them by outcome (outcomes that never happened left out), the URLs
  * settled without a request (robots.txt, the page budget), links, frontier and URL-seen figures.
- * Exact numbers, not the stats line's rounded ones, under the same names.
+ * Exact numbers, not the stats line's rounded ones, under the same names. After a resume the
+ * figures are the whole crawl's, but for those it says are this run's (time, rate, URL-seen
+ * checks, failures).
  */
 final class StatsSummary {
   private StatsSummary() {}
@@ -27,11 +29,12 @@ final class StatsSummary {
     List<String> lines = new ArrayList<>();
     long requested = s.requested();
     long thisRun = requested - start.crawl().requested();
-    String run = thisRun == requested ? "" : " (" + grouped(thisRun) + " this run)";
-    lines.add("Crawl summary: " + Figures.count(requested, "page", "pages") + " requested" + run + " in "
-        + Figures.duration(Duration.between(start.time(), end.time())) + ", avg "
-        + rate(end.pagesPerSecondSince(start)) + " pages/s, " + Figures.bytes(s.bytes()) + " kept, "
-        + StatsLine.statusClasses(s.statuses()));
+    boolean resumed = start.crawl().pages() > 0;
+    String took = Figures.duration(Duration.between(start.time(), end.time())) + ", avg "
+        + rate(end.pagesPerSecondSince(start)) + " pages/s, ";
+    lines.add("Crawl summary: " + Figures.count(requested, "page", "pages") + " requested"
+        + (resumed ? " by the whole crawl, " + grouped(thisRun) + " of them in this run's " + took : " in " + took)
+        + Figures.bytes(s.bytes()) + " kept, " + StatsLine.statusClasses(s.statuses()));
     StringJoiner notRequested = new StringJoiner(", ", "  not requested: ", "");
     for (CrawlOutcome outcome : CrawlOutcome.values()) {
       long n = s.outcome(outcome);
@@ -47,7 +50,7 @@ final class StatsSummary {
     if (requested < s.pages()) {
       lines.add(notRequested.toString());
     }
-    lines.addAll(failures(end.failures()));
+    lines.addAll(failures(end.failures(), resumed ? " this run" : ""));
     lines.add("  links " + grouped(s.linksTotal()) + ": " + String.join(", ", StatsLine.linkKinds(s, Figures::grouped))
         + scopeDetail(s) + "; robots.txt fetches " + grouped(s.robotsFetches()));
     FrontierStats f = end.frontier();
@@ -59,7 +62,7 @@ final class StatsSummary {
     UrlSeenStats u = end.seen();
     if (u != null) {
       String fp = StatsLine.falsePositives(u);
-      lines.add("  URL-seen: " + grouped(u.checks()) + " checks, " + grouped(u.newUrls()) + " new; filter holds "
+      lines.add("  URL-seen" + (resumed ? " this run" : "") + ": " + grouped(u.checks()) + " checks, " + grouped(u.newUrls()) + " new; filter holds "
           + grouped(u.filterUrls()) + " of the " + grouped(u.filterCapacity()) + " URLs it is sized for ("
           + percent(u.fillRatio()) + " of bits set) in " + Figures.count(u.filters(), "filter", "filters") + " of "
           + Figures.bytes(u.filterBytes()) + ", est. fp " + percent(u.estimatedRate()) + (fp == null ? "" : ", " + fp));
@@ -71,12 +74,12 @@ final class StatsSummary {
    * Failed visits by status class and outcome, a few URLs of each, and the hosts with the most:
    * where to look when the status classes show 4xx or 5xx.
    */
-  static List<String> failures(FailureSummary f) {
+  static List<String> failures(FailureSummary f, String thisRun) {
     if (f.total() == 0) {
-      return List.of("  failures: none (no 4xx or 5xx answer, no request without one)");
+      return List.of("  failures" + thisRun + ": none (no 4xx or 5xx answer, no request without one)");
     }
     List<String> lines = new ArrayList<>();
-    StringJoiner kinds = new StringJoiner(", ", "  failures " + grouped(f.total()) + ": ", "");
+    StringJoiner kinds = new StringJoiner(", ", "  failures" + thisRun + " " + grouped(f.total()) + ": ", "");
     f.kinds().forEach(k -> kinds.add(k.status() + " " + k.outcome().name() + " " + grouped(k.count())));
     lines.add(kinds.toString());
     f.kinds().forEach(k -> lines.add("    " + k.status() + " " + k.outcome().name() + ", e.g. "

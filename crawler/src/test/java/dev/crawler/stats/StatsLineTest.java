@@ -150,7 +150,10 @@ class StatsLineTest {
     Sample restored = new Sample(T0, new StatsSnapshot(10_000, 0, null, null, null, 0), null, null);
     Sample end = new Sample(T0.plusSeconds(10), crawl(), null, null);
 
-    assertThat(StatsSummary.lines(restored, end).get(0))
-        .startsWith("Crawl summary: 12,418 pages requested (2,418 this run) in 10s, avg 242 pages/s,");
+    assertThat(StatsSummary.lines(restored, end)).first().asString().startsWith(
+        "Crawl summary: 12,418 pages requested by the whole crawl, 2,418 of them in this run's 10s, avg 242 pages/s,"
+            + " 108 MB kept,");
+    assertThat(StatsSummary.lines(restored, end)).contains(
+        "  failures this run: none (no 4xx or 5xx answer, no request without one)");
   }
 }
