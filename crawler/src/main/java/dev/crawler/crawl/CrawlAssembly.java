@@ -307,7 +307,7 @@ final class CrawlAssembly implements AutoCloseable {
    */
   private static void restoreBudget(PageBudget budget, CrawlConfig config, CrawlDirectory dir,
       Optional<StatsSnapshot> before, Scope scope) throws IOException {
-    long fromStats = before.map(CrawlAssembly::fetchAttempts).orElse(0L);
+    long fromStats = before.map(StatsSnapshot::requested).orElse(0L);
     if (config.output().crawlLog()) {
       SpentPages.Counts spent = SpentPages.count(dir.crawlLog(), scope::hostKey, budget.limitedPerHost());
       // The larger count: a run before this one may have had the crawl log off (then the log
@@ -344,17 +344,6 @@ final class CrawlAssembly implements AutoCloseable {
     log.info("{} line(s) of {} came after the last stats.json (the crawl was killed, not stopped): counted into the"
         + " totals", tail.lines(), dir.crawlLog());
     return Optional.of(saved.orElse(StatsSnapshot.EMPTY).plus(tail.counts()));
-  }
-
-  /** Pages the budget has already granted: every settled URL but those stopped before a request. */
-  static long fetchAttempts(StatsSnapshot s) {
-    long attempts = s.pages();
-    for (CrawlOutcome outcome : CrawlOutcome.values()) {
-      if (!outcome.spentAPage()) {
-        attempts -= s.outcome(outcome);
-      }
-    }
-    return attempts;
   }
 
   /** The crawl-log detail of a robots.txt fetch's line, which is not a page. */

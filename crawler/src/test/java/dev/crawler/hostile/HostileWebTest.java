@@ -14,6 +14,7 @@ import dev.crawler.crawl.StopReason;
 import dev.crawler.dedup.UrlNormalization;
 import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.stats.LinkVerdict;
 import dev.crawler.stats.StatsSnapshot;
@@ -92,8 +93,7 @@ class HostileWebTest {
     }
     logged = List.copyOf(appender.list);
     took = Duration.ofNanos(System.nanoTime() - start);
-    log = Files.readAllLines(crawlDir.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
+    log = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
   }
 
   @AfterAll
