@@ -1,6 +1,7 @@
 package dev.crawler.dedup.internal;
 
 import dev.crawler.dedup.UrlFingerprint;
+import dev.crawler.rocks.RocksLibrary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ public final class FingerprintStore implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
 
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   // Owned native resources, closed in reverse order of creation.

@@ -2,6 +2,7 @@ package dev.crawler.frontier.internal;
 
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.crawler.rocks.RocksLibrary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class FrontierStore implements AutoCloseable {
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   static final byte[] FORMAT_KEY = "frontier-format".getBytes(StandardCharsets.US_ASCII);
