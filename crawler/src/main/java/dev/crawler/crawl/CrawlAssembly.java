@@ -28,6 +28,8 @@ import dev.crawler.scope.Scope;
 import dev.crawler.stats.CrawlStats;
 import dev.crawler.stats.StatsReporter;
 import dev.crawler.stats.StatsSnapshot;
+import dev.crawler.stats.VisitWatch;
+import dev.crawler.status.CrawlStatus;
 import dev.crawler.store.StorageFailure;
 import dev.crawler.url.FetchableUrls;
 import dev.crawler.visit.VisitPipeline;
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * Builds every part of a crawl from its configuration, in order, and closes them in reverse:
  * the crawl folder's lock, the URL-seen service, the frontier, the fetcher, the stats, the WARC
  * files and the crawl log, robots.txt, scope, page budget and queue keys, the intake, the stats
- * reporter, and the visit's stages. The one place that reads the crawl's {@link CrawlConfig}
+ * reporter, the status page and metrics, and the visit's stages. The one place that reads the crawl's {@link CrawlConfig}
  * (with the option mappings of {@link CrawlSetup}); every part gets plain values.
  */
 final class CrawlAssembly implements AutoCloseable {
@@ -195,6 +197,13 @@ final class CrawlAssembly implements AutoCloseable {
       StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
       opened.push(reporter);
+      VisitWatch watch = VisitWatch.NONE;
+      if (config.status().listen().isPresent()) {
+        CrawlStatus status = startStatus(config, dir, frontier, seen);
+        opened.push(status);
+        reporter.publishTo(status.reports());
+        watch = status.watch();
+      }
       StopSignal stop = new StopSignal();
       boolean sitemaps = config.robots().sitemaps();
       // The stages of a visit, in the order they run.
@@ -208,7 +217,7 @@ final class CrawlAssembly implements AutoCloseable {
           .response(intake, config.fetch().maxRedirects())
           .links(new PageParser(config.parse().obeyRelNofollow(), CrawlSetup.MAX_LINKS_PER_PAGE),
               new SitemapReader(CrawlSetup.MAX_URLS_PER_SITEMAP), intake, sitemaps)
-          .recordedIn(crawlLog, stats)
+          .recordedIn(crawlLog, stats, watch)
           .build();
       CrawlAssembly crawl = new CrawlAssembly(config, opened, dir, seen, frontier, stats, reporter, visits, stop, seeds);
       if (start == Crawl.Start.NEW) {
@@ -250,6 +259,20 @@ final class CrawlAssembly implements AutoCloseable {
     }
   }
 
+
+  /** The status page and metrics on status.listen; an address in use stops the start with what to change. */
+  private static CrawlStatus startStatus(CrawlConfig config, CrawlDirectory dir, Frontier frontier,
+      UrlSeenService seen) {
+    try {
+      return CrawlStatus.start(config.status().listen().orElseThrow(),
+          new CrawlStatus.About(CrawlerVersion.version(), dir.root, config.toYaml(),
+              config.politeness().errorBackoff().suspendAfter()),
+          new CrawlStatus.NativeMemory(frontier::blockCacheBytes, frontier::memtableBytes, seen::storeMemoryBytes),
+          dir.statusAddress());
+    } catch (IOException e) {
+      throw new CrawlStartException(e.getMessage());
+    }
+  }
 
   /**
    * The normal forms of a new crawl's seeds, from the caller's list or the seed file; they are

@@ -12,6 +12,7 @@ import dev.crawler.record.WarcRecorder;
 import dev.crawler.robots.RobotsCache;
 import dev.crawler.scope.PageBudget;
 import dev.crawler.stats.CrawlStats;
+import dev.crawler.stats.VisitWatch;
 import dev.crawler.store.StorageFailure;
 import java.util.ArrayList;
 import java.time.Duration;
@@ -179,7 +180,12 @@ public final class VisitPipeline {
 
     /** Where each visit's line and count go: the crawl log (null when it is off) and the stats. */
     public Builder recordedIn(CrawlLog crawlLog, CrawlStats stats) {
-      this.log = new VisitLog(crawlLog, stats);
+      return recordedIn(crawlLog, stats, VisitWatch.NONE);
+    }
+
+    /** As {@link #recordedIn(CrawlLog, CrawlStats)}, and each settled visit told to {@code watch}. */
+    public Builder recordedIn(CrawlLog crawlLog, CrawlStats stats, VisitWatch watch) {
+      this.log = new VisitLog(crawlLog, stats, watch);
       return this;
     }
 

@@ -111,6 +111,8 @@ class HostileWebTest {
   /** Short timeouts, a 1 MB cap, no delay, quick back-off and suspension: a hostile web in seconds. */
   static CrawlConfig config(Path dir, boolean allowPrivateAddresses) throws Exception {
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:

@@ -465,6 +465,25 @@ public final class Frontier implements AutoCloseable {
     return storeProperty("rocksdb.live-sst-files-size");
   }
 
+  /**
+   * Native memory of the block cache all the frontier's databases share, the memtables charged
+   * to it included (RocksDB's {@code rocksdb.block-cache-usage}, read once: it is one cache).
+   */
+  public long blockCacheBytes() {
+    closeLock.lock();
+    try {
+      checkUsable();
+      return store.familyProperty("rocksdb.block-cache-usage");
+    } finally {
+      closeLock.unlock();
+    }
+  }
+
+  /** Bytes of the memtables of every database of the frontier (RocksDB's {@code rocksdb.cur-size-all-mem-tables}). */
+  public long memtableBytes() {
+    return storeProperty("rocksdb.cur-size-all-mem-tables");
+  }
+
   /** Writes memtables to disk files; not needed for durability (the write-ahead log gives it). */
   public void flush() {
     closeLock.lock();

@@ -8,6 +8,7 @@ import static dev.crawler.config.internal.ValueTypes.durationLimit;
 import static dev.crawler.config.internal.ValueTypes.integer;
 import static dev.crawler.config.internal.ValueTypes.limit;
 import static dev.crawler.config.internal.ValueTypes.list;
+import static dev.crawler.config.internal.ValueTypes.listen;
 import static dev.crawler.config.internal.ValueTypes.optionalSize;
 import static dev.crawler.config.internal.ValueTypes.path;
 import static dev.crawler.config.internal.ValueTypes.rate;
@@ -16,6 +17,7 @@ import static dev.crawler.config.internal.ValueTypes.text;
 
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.config.DataSize;
+import dev.crawler.config.ListenAddress;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -59,7 +61,8 @@ public final class ConfigKeys {
       "parse", "Reading links out of pages.",
       "frontier", "The on-disk queue of URLs to fetch.",
       "output", "What the crawl writes besides its state.",
-      "stats", "The periodic progress line in the log.");
+      "stats", "The periodic progress line in the log.",
+      "status", "The crawl's own web server: a status page at / and Prometheus metrics at /metrics.");
 
   // ------------------------------------------------------------------ crawl
   public static final ConfigKey<Path> CRAWL_SEEDS = ConfigKey.of("crawl.seeds", path(), "seeds.txt",
@@ -244,6 +247,10 @@ public final class ConfigKeys {
   // ------------------------------------------------------------------ stats
   public static final ConfigKey<Duration> STATS_INTERVAL = ConfigKey.of("stats.interval",
       duration(Duration.ofMillis(100)), "10s", "Time between two stats lines in the log.");
+
+  // ------------------------------------------------------------------ status
+  public static final ConfigKey<Optional<ListenAddress>> STATUS_LISTEN = ConfigKey.of("status.listen", listen(),
+      "127.0.0.1:9477", "Address of the status page and /metrics; off: no server. A port in use stops the crawl at start.");
 
   /** Every key, in declaration order. */
   public static final List<ConfigKey<?>> ALL = collectKeys();

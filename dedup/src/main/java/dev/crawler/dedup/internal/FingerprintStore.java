@@ -207,6 +207,12 @@ public final class FingerprintStore implements AutoCloseable {
         + db.getLongProperty(fingerprintFamily, "rocksdb.mem-table-flush-pending");
   }
 
+  /** Native memory of the store: its block cache in use and its memtables. */
+  public long memoryBytes() throws RocksDBException {
+    return db.getLongProperty(fingerprintFamily, "rocksdb.block-cache-usage")
+        + db.getLongProperty(fingerprintFamily, "rocksdb.cur-size-all-mem-tables");
+  }
+
   /** Bytes the store's files take on disk. */
   public long diskBytes() throws RocksDBException {
     return db.getLongProperty(fingerprintFamily, "rocksdb.total-sst-files-size")

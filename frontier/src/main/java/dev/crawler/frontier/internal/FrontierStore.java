@@ -567,6 +567,15 @@ public final class FrontierStore implements AutoCloseable {
     return sum;
   }
 
+  /** A RocksDB integer property of the database as a whole, read on its default column family. */
+  public long familyProperty(String name) {
+    try {
+      return db.getLongProperty(defaultFamily, name);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("cannot read property " + name + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Flushes memtables to SST files; used by benchmarks to measure disk use. */
   public void flush() {
     commits.flush();
