@@ -196,6 +196,8 @@ final class HostileSite implements AutoCloseable {
         if (!KEPT_ALIVE.contains(caseOf(request.host()))) {
           return;
         }
+        // Idle until the crawler's next request, however slow a loaded machine makes it; close() ends it.
+        socket.setSoTimeout(0);
         request = readRequest(in, connection);   // null when the crawler closes the connection
       }
     } catch (IOException clientWentAway) {
@@ -408,7 +410,7 @@ final class HostileSite implements AutoCloseable {
           html(out, 200, "<title>robots-redirect</title><a href=/ok>ok</a>");
         }
       }
-      case "robots-5xx", "robots-huge", "robots-binary" ->
+      case "robots-5xx", "robots-huge", "robots-binary", "robots-delay-huge", "robots-delay-exponent" ->
           html(out, 200, "<title>" + host + "</title><a href=/ok>ok</a>");
       case "calendar" -> calendar(path, out);
       case "session-ids" -> {
@@ -504,6 +506,8 @@ final class HostileSite implements AutoCloseable {
         body(out, 200, "text/plain", robots);
       }
       case "robots-binary" -> body(out, 200, "text/plain", randomBytes);
+      case "robots-delay-huge" -> body(out, 200, "text/plain", "User-agent: *\nCrawl-delay: 3000000000\n".getBytes(StandardCharsets.US_ASCII));
+      case "robots-delay-exponent" -> body(out, 200, "text/plain", "User-agent: *\nCrawl-delay: 1e30\n".getBytes(StandardCharsets.US_ASCII));
       case "robots-redirect" -> {
         if (r.target().equals("/robots.txt")) {
           redirect(out, "/robots-real.txt");

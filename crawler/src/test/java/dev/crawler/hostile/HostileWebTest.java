@@ -55,6 +55,7 @@ class HostileWebTest {
   static final int MAX_DEPTH = 6;
   static final int MAX_URL_LENGTH = 2048;
   static final Duration MAX_DURATION = Duration.ofSeconds(90);
+  static final Duration MAX_CRAWL_DELAY = Duration.ofMillis(300);
   static final int MAX_RETRIES = dev.crawler.visit.VisitPipeline.MAX_RETRIES;
 
   /** One line of misbehaviours.csv. */
@@ -148,6 +149,7 @@ class HostileWebTest {
             max-duration: %ds
         politeness:
           default-delay: 0ms
+          max-crawl-delay: %dms
           max-retry-after: 300ms
           error-backoff:
             initial: 50ms
@@ -170,7 +172,8 @@ class HostileWebTest {
           expected-urls: 100_000
         stats:
           interval: 1s
-        """.formatted(dir, MAX_DEPTH, MAX_DURATION.toSeconds(), allowPrivateAddresses, MAX_URL_LENGTH);
+        """.formatted(dir, MAX_DEPTH, MAX_DURATION.toSeconds(), MAX_CRAWL_DELAY.toMillis(), allowPrivateAddresses,
+            MAX_URL_LENGTH);
     return ConfigLoader.parse(yaml, "hostile-test", dir.getParent());
   }
 
@@ -396,6 +399,18 @@ class HostileWebTest {
         .satisfies(e -> assertThat(e.bytes()).isEqualTo(512 * 1024));
     assertThat(site.requests("robots-huge.example.com")).extracting(HostileSite.Request::path)
         .doesNotContain("/secret").contains("/late");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"robots-delay-huge.example.com", "robots-delay-exponent.example.com"})
+  void aCrawlDelayTooLargeToParseSpacesRequestsAtTheCap(String host) {
+    List<HostileSite.Request> asked = site.requests(host);
+    assertThat(asked).extracting(HostileSite.Request::path).containsExactly("/robots.txt", "/page", "/ok");
+    for (int i = 1; i < asked.size(); i++) {
+      // Seen by the server a little after each start; the crawl's default delay here is 0.
+      assertThat(Duration.between(asked.get(i - 1).at(), asked.get(i).at())).as("before %s", asked.get(i).path())
+          .isGreaterThanOrEqualTo(MAX_CRAWL_DELAY.minusMillis(5));
+    }
   }
 
   @Test
