@@ -89,6 +89,11 @@ record FetchFailure(FetchStatus status, String cause) {
     return failure(FetchStatus.PROTOCOL_ERROR, "bad gzip body: " + e.getMessage());
   }
 
+  static FetchFailure brokenFraming(okhttp3.Headers headers) {
+    return failure(FetchStatus.PROTOCOL_ERROR, "conflicting or invalid Content-Length: "
+        + String.join(", ", headers.values("Content-Length")));
+  }
+
   static FetchFailure unsupportedUrl(String why) {
     return failure(FetchStatus.UNSUPPORTED_URL, why);
   }

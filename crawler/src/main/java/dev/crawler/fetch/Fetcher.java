@@ -180,6 +180,11 @@ public final class Fetcher implements AutoCloseable {
       }
       try (response) {
         exchange.readHeaders(response, httpUrl);
+        if (trace.framing() == ResponseFraming.BROKEN) {
+          // RFC 9112 section 6.3: discard the response and close the connection, unread.
+          call.cancel();
+          return exchange.failed(FetchFailure.brokenFraming(response.headers()), null);
+        }
         if (!filter.accepts(exchange.contentType)) {
           // Closing an unread body would make OkHttp drain it to reuse the connection; a crawler
           // skipping a 200 MB video would rather pay for a new connection.

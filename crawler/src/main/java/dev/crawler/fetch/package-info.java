@@ -13,6 +13,7 @@
  *
  * <p>Package-private helpers: {@code ContentTypeFilter} (media ranges), {@code RetryAfter}
  * (the header's two forms), {@code ExchangeTrace} (request headers and server address, from
- * OkHttp's events).
+ * OkHttp's events; it also closes a connection that {@code UnreadBytes} finds holding bytes no
+ * response claimed, or whose response {@code ResponseFraming} finds ambiguously framed).
  */
 package dev.crawler.fetch;

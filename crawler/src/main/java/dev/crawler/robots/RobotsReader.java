@@ -118,7 +118,7 @@ final class RobotsReader {
   private HostRobots found(String url, byte[] body, String contentType, Instant fetchedAt) {
     BaseRobotRules rules;
     try {
-      rules = parser.parseContent(url, body, contentType, agentNames);
+      rules = parser.parseContent(url, CrawlDelayLines.readable(body, contentType), contentType, agentNames);
     } catch (RuntimeException e) {
       // The parser takes any bytes; if it ever fails, err on the side of not crawling.
       log.warn("robots.txt parser failed on {}: {}; the host waits as if robots.txt were unavailable",
@@ -126,7 +126,7 @@ final class RobotsReader {
       return unavailable("parser failed: " + e.getClass().getSimpleName());
     }
     long delay = rules.getCrawlDelay();
-    Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? null : Duration.ofMillis(delay);
+    Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY ? null : Duration.ofMillis(Math.max(0, delay));
     return new HostRobots(FOUND, rules, crawlDelay, rules.getSitemaps(), fetchedAt, null);
   }
 
