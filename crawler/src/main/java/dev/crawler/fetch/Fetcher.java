@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * accepted is not read at all.
  *
  * <p>A failure after the headers arrived (a reset, a timeout, a body shorter than its
- * Content-Length, broken gzip) keeps what was learnt: the result has the failure's status and
+ * Content-Length, broken gzip or deflate) keeps what was learnt: the result has the failure's status and
  * cause, and also the status code, the headers and the body bytes read so far, with
  * {@code truncated} set.
  */
@@ -192,11 +192,11 @@ public final class Fetcher implements AutoCloseable {
           exchange.contentSkipped = true;
           return exchange.answered();
         }
-        BodyReader.Body body = BodyReader.read(response.body().source(), ContentCoding.decodedByCrawler(response.headers()), cap);
+        BodyReader.Body body = BodyReader.read(response.body().source(), ContentCoding.of(response.headers()), cap);
         exchange.body = body;
         if (body.failure() != null) {
           FetchFailure failure = body.badEncoding()
-              ? FetchFailure.badEncoding(body.failure())
+              ? FetchFailure.badEncoding(ContentCoding.of(response.headers()), body.failure())
               : FetchFailure.of(body.failure(), call.isCanceled(), options);
           return exchange.failed(failure, body);
         }

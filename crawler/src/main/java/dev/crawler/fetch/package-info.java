@@ -7,7 +7,7 @@
  * literal, since OkHttp does not ask the resolver about literals; send the GET, with names
  * resolved by {@code PublicOnlyDns}, which drops private addresses; read the status line and
  * headers, resolving a redirect's Location but not following it; skip a body whose type is not
- * accepted; read the body with {@code BodyReader}, which decompresses gzip itself and stops at
+ * accepted; read the body with {@code BodyReader}, which decompresses gzip and deflate itself and stops at
  * the cap. Every failure on the way becomes a {@link dev.crawler.fetch.FetchStatus} and a
  * short cause ({@code FetchFailure}).
  *

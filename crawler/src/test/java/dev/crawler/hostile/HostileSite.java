@@ -302,6 +302,18 @@ final class HostileSite implements AutoCloseable {
           html(out, 200, "<p>Reached through a gzip'd page.");
         }
       }
+      case "deflate-zlib", "deflate-raw" -> {
+        if (path.equals("/page")) {
+          byte[] page = deflate("<title>deflate</title><a href=/after-deflate>next</a><a href=/ok>ok</a>"
+              .getBytes(StandardCharsets.UTF_8), host.equals("deflate-zlib"));
+          write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: deflate\r\nContent-Length: "
+              + page.length + "\r\nConnection: close\r\n\r\n");
+          out.write(page);
+          out.flush();
+        } else {
+          html(out, 200, "<p>Reached through a deflated page.");
+        }
+      }
       case "odd-type" -> {
         write(out, "HTTP/1.1 200 OK\r\nContent-Type: video/mp4; codecs\r\nConnection: close\r\n\r\n");
         byte[] block = new byte[64 * 1024];
@@ -555,6 +567,20 @@ final class HostileSite implements AutoCloseable {
   private byte[] sitemapListing(Request r) {
     return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
         + "<url><loc>http://" + r.host() + ":" + port() + "/listed</loc></url></urlset>\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Deflated as RFC 9110 says (zlib-wrapped, RFC 1950) or as some servers do (raw, RFC 1951). */
+  private static byte[] deflate(byte[] bytes, boolean zlib) {
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, !zlib);
+    deflater.setInput(bytes);
+    deflater.finish();
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    while (!deflater.finished()) {
+      packed.write(chunk, 0, deflater.deflate(chunk));
+    }
+    deflater.end();
+    return packed.toByteArray();
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {

@@ -79,6 +79,8 @@ class HostileWebTest {
   static List<ILoggingEvent> logged;
   /** The payload of every WARC response record, by its URL, in the order written. */
   static Map<String, List<byte[]>> recorded;
+  /** The HTTP headers of every WARC response record, by its URL, in the order written. */
+  static Map<String, List<Map<String, List<String>>>> recordedHeads;
 
   @BeforeAll
   static void crawlTheHostileSite(@TempDir Path dir) throws Exception {
@@ -103,11 +105,12 @@ class HostileWebTest {
     logged = List.copyOf(appender.list);
     took = Duration.ofNanos(System.nanoTime() - start);
     log = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
-    recorded = warcPayloads(crawlDir.resolve("warc"));
+    recorded = new HashMap<>();
+    recordedHeads = new HashMap<>();
+    readWarc(crawlDir.resolve("warc"));
   }
 
-  static Map<String, List<byte[]>> warcPayloads(Path warcDir) throws IOException {
-    Map<String, List<byte[]>> payloads = new HashMap<>();
+  static void readWarc(Path warcDir) throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(warcDir)) {
       files = list.sorted().toList();
@@ -116,13 +119,14 @@ class HostileWebTest {
       try (WarcReader reader = new WarcReader(file)) {
         for (WarcRecord record : reader) {
           if (record instanceof WarcResponse response) {
-            payloads.computeIfAbsent(response.target(), url -> new ArrayList<>())
+            recordedHeads.computeIfAbsent(response.target(), url -> new ArrayList<>())
+                .add(response.http().headers().map());
+            recorded.computeIfAbsent(response.target(), url -> new ArrayList<>())
                 .add(response.http().body().stream().readAllBytes());
           }
         }
       }
     }
-    return payloads;
   }
 
   @AfterAll
@@ -449,6 +453,19 @@ class HostileWebTest {
   void aRedirectWhoseBodyIsCutStillLeadsToItsTarget() {
     assertThat(site.requests("redirect-cut." + HostileSite.DOMAIN)).extracting(HostileSite.Request::target)
         .contains("/go", "/moved-here");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"deflate-zlib", "deflate-raw"})
+  void aDeflatedPageIsDecodedForItsLinksAndRecordedDecodedWithItsCodingNamed(String name) {
+    String host = name + "." + HostileSite.DOMAIN;
+    String page = "http://" + host + ":" + site.port() + "/page";
+    assertThat(site.requests(host)).extracting(HostileSite.Request::target).contains("/page", "/after-deflate");
+    assertThat(recorded.get(page)).singleElement().satisfies(payload -> assertThat(new String(payload, StandardCharsets.UTF_8))
+        .isEqualTo("<title>deflate</title><a href=/after-deflate>next</a><a href=/ok>ok</a>"));
+    assertThat(recordedHeads.get(page)).singleElement().satisfies(head -> {
+      assertThat(head).containsEntry("X-Crawler-Content-Encoding", List.of("deflate")).doesNotContainKey("Content-Encoding");
+    });
   }
 
   @Test
