@@ -413,9 +413,9 @@ class HostileWebTest {
     List<HostileSite.Request> asked = site.requests(host);
     assertThat(asked).extracting(HostileSite.Request::path).containsExactly("/robots.txt", "/page", "/ok");
     for (int i = 1; i < asked.size(); i++) {
-      // Seen by the server a little after each start; the crawl's default delay here is 0.
+      // Seen by the server a little after each start, later on a loaded machine; the default delay here is 0.
       assertThat(Duration.between(asked.get(i - 1).at(), asked.get(i).at())).as("before %s", asked.get(i).path())
-          .isGreaterThanOrEqualTo(MAX_CRAWL_DELAY.minusMillis(5));
+          .isGreaterThanOrEqualTo(MAX_CRAWL_DELAY.minusMillis(50));
     }
   }
 
