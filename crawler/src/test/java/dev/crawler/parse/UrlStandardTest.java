@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A case agrees when what the crawl would queue equals the standard's {@code href} put in the
  * crawl's normal form, so the changes the normalizer documents are allowed and nothing else: the
- * fragment and user info dropped, an empty query dropped, escapes of unreserved characters
+ * fragment and user info dropped, an empty query dropped, empty path segments collapsed, escapes of unreserved characters
  * decoded and hex upper-cased, unsafe characters (and a '%' that starts no escape) escaped, a
  * trailing dot of the host dropped. A case the standard rejects agrees when the crawl queues
  * nothing. The http(s) cases are those whose {@code href} is http or https, and the failures.

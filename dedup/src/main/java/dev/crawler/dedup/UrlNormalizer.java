@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * absolute http(s) URLs (C0 controls and spaces trimmed, tabs and newlines dropped, optional
  * slashes after the scheme, backslashes as slashes, user info up to the last '@').
  * crawler-commons' {@link BasicURLNormalizer} does the path and the rest of the spelling:
- * lower-case scheme, trailing dot of the host, default port, empty path to "/", dot segments,
+ * lower-case scheme, trailing dot of the host, default port, empty path to "/", dot segments
+ * and empty segments ("//" is "/"),
  * percent-escapes (unreserved characters decoded, hex upper-cased, unsafe characters escaped,
  * a '%' that starts no escape too). What it changes beyond the standard's own spelling: user
  * info and the fragment are dropped, an empty query goes with its '?', and some URLs the
