@@ -158,7 +158,8 @@ public final class StatsReporter implements AutoCloseable {
   }
 
   private Sample sampleAt(java.time.Instant time) {
-    return new Sample(time, stats.snapshot(), ask(frontier, "frontier"), ask(seen, "URL-seen service"));
+    return new Sample(time, stats.snapshot(), ask(frontier, "frontier"), ask(seen, "URL-seen service"),
+        stats.failures());
   }
 
   private static <T> T ask(Supplier<T> source, String what) {

@@ -29,6 +29,7 @@ final class VisitLog {
     // that cannot be written (a full disk) leaves the lease open, and the resume visits and counts
     // the URL again.
     Runnable count = () -> stats.page(outcome, status, bytes);
+    stats.visited(outcome, status, lease.url());
     Duration took = result == null ? Duration.ZERO : result.duration();
     if (crawlLog == null) {
       count.run();

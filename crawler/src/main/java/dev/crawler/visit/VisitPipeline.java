@@ -126,11 +126,14 @@ public final class VisitPipeline {
   public static final class Builder {
     private final Frontier frontier;
     private final Retries retries = new Retries();
+    private final RobotsLookups lookups = new RobotsLookups();
+    private final RequestTurns turns;
     private final ArrayList<VisitStage> stages = new ArrayList<>();
     private VisitLog log;
 
     private Builder(Frontier frontier) {
       this.frontier = frontier;
+      this.turns = new RequestTurns(frontier);
     }
 
     public Builder then(VisitStage stage) {
@@ -142,14 +145,15 @@ public final class VisitPipeline {
       return then(new UrlCheck());
     }
 
+    /** The queue gate before the page's request (see {@link QueueGate}). */
     public Builder queueGate() {
-      return then(new QueueGate(frontier));
+      return then(new QueueGate(frontier, lookups));
     }
 
     public Builder robots(RobotsCache robots, LinkIntake intake,
         boolean followSitemaps) {
-      return then(new RobotsCheck(robots, new RobotsApplied(RobotsApplied.HostDelays.of(frontier), intake,
-          followSitemaps), retries));
+      return then(new RobotsCheck(frontier, robots, new RobotsApplied(RobotsApplied.HostDelays.of(frontier), intake,
+          followSitemaps), retries, lookups, turns));
     }
 
     public Builder pageBudget(PageBudget budget, Runnable crawlBudgetSpent) {
@@ -157,7 +161,7 @@ public final class VisitPipeline {
     }
 
     public Builder fetch(Fetcher fetcher, boolean followSitemaps) {
-      return then(new Fetch(fetcher, frontier, followSitemaps));
+      return then(new Fetch(fetcher, turns, followSitemaps));
     }
 
     /** The WARC stage; none when {@code warc} is null (output.warc off). */

@@ -9,6 +9,7 @@ import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.stats.LinkVerdict;
 import dev.crawler.stats.StatsSnapshot;
@@ -164,8 +165,7 @@ class CrawlEndToEndTest {
 
   @Test
   void theCrawlLogHasOneLinePerUrlTakenFromTheFrontier() throws Exception {
-    List<CrawlLogEntry> entries = Files.readAllLines(crawlDir.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
+    List<CrawlLogEntry> entries = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
     assertThat(entries).extracting(CrawlLogEntry::url).doesNotHaveDuplicates();
     assertThat(entries).filteredOn(e -> e.outcome() == CrawlOutcome.ROBOTS_DENIED).isNotEmpty()
         .allSatisfy(e -> assertThat(e.url()).contains("/private/"));

@@ -170,8 +170,8 @@ public final class ConfigKeys {
   public static final ConfigKey<Optional<DataSize>> SEEN_MEMORY_BUDGET = ConfigKey.of("seen.memory-budget",
       optionalSize(DataSize.ofBytes(1024)), "none",
       "Size the filter from memory instead of false-positive-rate: the rate follows from it. Set one of the two.");
-  // Measured in dedup/README.md: at 1% cache-line needs 10.0 bits a URL and page 9.7 (Guava's filter 9.6), and
-  // cache-line answers 3-4x faster than page at 2x10^8 URLs; the sizing keeps either at the target rate.
+  // At 1% cache-line needs 10.0 bits a URL and page 9.7 (a standard filter 9.6), and cache-line answers a few
+  // times faster (one memory miss a check, not one a bit); the sizing keeps either at the target rate.
   public static final ConfigKey<CrawlConfig.Seen.FilterLayout> SEEN_FILTER_LAYOUT = ConfigKey.of("seen.filter-layout",
       choice(CrawlConfig.Seen.FilterLayout.class), "cache-line",
       "cache-line: a URL's bits in one 64-byte block, one memory miss a check, about 3% more memory; "
@@ -213,7 +213,7 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
       integer(1, 65_536), "1", "Queue partitions (hash of the queue key mod this): a cluster splits the crawl by them; "
           + "up to 16 groups, each with its own lock and database.");
-  // The heap figures are measured (frontier/README.md, "Heap a host costs"); the bounds are guards
+  // The heap figures are measured with FrontierBench (--known-hosts, --working-set); the bounds are guards
   // against a slipped digit, far past what a machine's heap holds at those figures.
   public static final ConfigKey<Integer> FRONTIER_WORKING_SET_HOSTS = ConfigKey.of("frontier.working-set-hosts",
       integer(1, 100_000_000), "20_000",

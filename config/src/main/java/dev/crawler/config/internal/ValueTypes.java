@@ -582,7 +582,7 @@ public final class ValueTypes {
 
   static long parseCount(String text, String allowed) throws BadValue {
     if (text.indexOf(',') >= 0 && !THOUSANDS.matcher(text.strip()).matches()) {
-      // "1,5" is no thousands separator: a decimal comma, or a typo. Read as 15 it was wrong either way.
+      // "1,5" is no thousands separator: a decimal comma, or a typo. Read as 15 it would be wrong either way.
       throw new BadValue("\"" + text + "\" is not a whole number (commas only between groups of three digits); allowed: "
           + allowed);
     }
