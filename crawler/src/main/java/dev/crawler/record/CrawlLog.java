@@ -72,6 +72,11 @@ public final class CrawlLog implements AutoCloseable {
     lock.lock();
     try {
       checkOpen();
+      if (length == 0) {
+        byte[] header = (CrawlLogEntry.HEADER + '\n').getBytes(StandardCharsets.UTF_8);
+        stream.write(header);
+        length += header.length;
+      }
       stream.write(line);
       length += line.length;
       if (counted != null) {

@@ -15,7 +15,7 @@ import java.util.Objects;
 /**
  * One line of the crawl log: what happened to one URL the crawl took from the frontier.
  *
- * <p>The line, columns separated by spaces, in this order:
+ * <p>The file starts with a {@link #HEADER} comment. The line, columns separated by spaces, in this order:
  * <pre>
  * 2025-05-01T12:00:00.123Z FETCHED            200      18213     95 https://a.test/b https://a.test/ text/html 2 -
  * time (UTC, ms)           outcome         status      bytes     ms url              via             type      depth detail
@@ -47,6 +47,18 @@ import java.util.Objects;
  */
 public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, long bytes, Duration duration,
     String url, String via, String contentType, int depth, String detail) {
+
+  /**
+   * The first line of every crawl log, its column legend; a line that starts with {@code #} is a
+   * comment, skipped by readers (and by {@code awk '$2 == "FETCHED"'}, whose $2 it is not).
+   */
+  public static final String HEADER = "# time(UTC) outcome status bytes ms url via content-type depth detail"
+      + "  (- = none: no status, a seed's via, no type or detail; detail is the failure's cause or a note)";
+
+  /** Whether the line is a comment (the header), not an entry. */
+  public static boolean isComment(String line) {
+    return line.startsWith("#");
+  }
 
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -150,7 +162,7 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
         case '\t' -> out.append("\\t");
         default -> {
           // Other controls, and whitespace the column split or strip() would eat at either end,
-          // as \\uXXXX: a detail reads back exactly (a NUL became a space, and a space at the end went).
+          // as \\uXXXX, so a detail reads back exactly (not a NUL as a space, nor without a space at its end).
           boolean edge = (i == 0 || i == last) && (Character.isWhitespace(c) || Character.isSpaceChar(c));
           if (Character.isISOControl(c) || edge) {
             out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Reads a crawl log back, a {@link CrawlLogEntry} a line, for a resumed crawl's counts. */
@@ -46,7 +48,7 @@ public final class CrawlLogReader {
           ByteStreams.limit(Channels.newInputStream(channel), whole - from), StandardCharsets.UTF_8));
       String line;
       while ((line = reader.readLine()) != null) {
-        if (line.isBlank()) {
+        if (line.isBlank() || CrawlLogEntry.isComment(line)) {
           continue;
         }
         CrawlLogEntry entry;
@@ -60,6 +62,21 @@ public final class CrawlLogReader {
       }
     }
     return unreadable;
+  }
+
+  /**
+   * Every entry of a whole crawl log, the header skipped.
+   *
+   * @throws IllegalArgumentException if a line is not a crawl-log line (a line cut by a kill is one)
+   */
+  public static List<CrawlLogEntry> readAll(Path file) throws IOException {
+    List<CrawlLogEntry> entries = new ArrayList<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (!line.isBlank() && !CrawlLogEntry.isComment(line)) {
+        entries.add(CrawlLogEntry.parse(line));
+      }
+    }
+    return entries;
   }
 
   /** Whether byte {@code offset} (within the file) begins a line: the first byte, or one after a line break. */

@@ -29,6 +29,7 @@ public final class CrawlStats {
   private final LongAdder[] outcomes = adders(OUTCOMES.length);
   private final LongAdder[] statusClasses = adders(OTHER_STATUS + 1);
   private final LongAdder[] links = adders(VERDICTS.length);
+  private final FailureTally failures = new FailureTally();
   private volatile StatsSnapshot restored = StatsSnapshot.EMPTY;
   /** Where pages and robots fetches are logged, counted under its lock; null without a crawl log. */
   private volatile CrawlLog crawlLog;
@@ -48,6 +49,19 @@ public final class CrawlStats {
     if (httpStatus > 0) {
       statusClasses[httpStatus >= 100 && httpStatus <= 599 ? httpStatus / 100 - 1 : OTHER_STATUS].increment();
     }
+  }
+
+  /**
+   * Keeps the visit's URL and host if it failed (a 4xx or 5xx answer, or none), for
+   * {@link #failures()}; does nothing for the others. Not restored on resume: this run's only.
+   */
+  public void visited(CrawlOutcome outcome, int httpStatus, String url) {
+    failures.visit(outcome, httpStatus, url);
+  }
+
+  /** This run's failures so far. */
+  public FailureSummary failures() {
+    return failures.summary();
   }
 
   /**

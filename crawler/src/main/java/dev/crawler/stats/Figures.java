@@ -11,7 +11,10 @@ import java.util.Locale;
  */
 final class Figures {
   private static final String[] COUNT_UNITS = {"", "k", "M", "B", "T"};
-  private static final String[] BYTE_UNITS = {" B", " kB", " MB", " GB", " TB", " PB"};
+  /** Powers of 1024, as the config reads sizes (512KB, 10MB). */
+  private static final String[] BYTE_UNITS = {" B", " KB", " MB", " GB", " TB", " PB"};
+  /** Below this a percentage is shown as {@code <0.0001%}: more zeros say nothing a reader can use. */
+  private static final double SMALLEST_PERCENT = 0.0001;
 
   private Figures() {}
 
@@ -22,22 +25,27 @@ final class Figures {
 
   /** 950, 9.9k, 310k, 2.1M, 1.0B: three significant figures at most, decimal (SI) steps. */
   static String compact(long n) {
-    return scaled(n, COUNT_UNITS);
+    return scaled(n, COUNT_UNITS, 1000);
   }
 
-  /** 950 B, 113 MB, 2.1 GB, in decimal (SI) units like the counts. */
+  /** 950 B, 1.5 MB, 2.1 GB: K, M, G are powers of 1024, as in the config's sizes. */
   static String bytes(long n) {
-    return scaled(n, BYTE_UNITS);
+    return scaled(n, BYTE_UNITS, 1024);
   }
 
-  private static String scaled(long n, String[] units) {
-    if (n < 1000) {
+  /** "1 host", "2 hosts". */
+  static String count(long n, String one, String many) {
+    return grouped(n) + " " + (n == 1 ? one : many);
+  }
+
+  private static String scaled(long n, String[] units, int step) {
+    if (n < step) {
       return n + units[0];
     }
     double value = n;
     int unit = 0;
     while (value >= 1000 && unit < units.length - 1) {
-      value /= 1000;
+      value /= step;
       unit++;
     }
     // Round first, then see whether the rounding pushed it into the next unit (999,960 is 1.0M, not 1000k).
@@ -47,7 +55,7 @@ final class Figures {
     if (Math.round(value) < 1000 || unit == units.length - 1) {
       return String.format(Locale.US, "%.0f%s", value, units[unit]);
     }
-    return String.format(Locale.US, "%.1f%s", value / 1000, units[unit + 1]);
+    return String.format(Locale.US, "%.1f%s", value / step, units[unit + 1]);
   }
 
   /** Per second: 0.5 below ten, then whole and grouped (1,032). */
@@ -64,7 +72,7 @@ final class Figures {
 
   /**
    * A fraction as a percent: whole from 1% up (11%), one significant figure below it
-   * (0.3%, 0.00004%), never in scientific notation.
+   * (0.3%, 0.0004%), {@code <0.0001%} below that, never in scientific notation.
    */
   static String percent(double fraction) {
     double p = fraction * 100;
@@ -73,6 +81,9 @@ final class Figures {
     }
     if (p == 0) {
       return "0%";
+    }
+    if (p < SMALLEST_PERCENT) {
+      return "<0.0001%";
     }
     if (p >= 0.95) {
       return String.format(Locale.US, "%.0f%%", p);

@@ -10,12 +10,18 @@ import java.time.Instant;
  *
  * @param frontier null when no frontier was given or it could not answer
  * @param seen null when no URL-seen service was given or it could not answer
+ * @param failures this run's failures
  */
-record Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+record Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen, FailureSummary failures) {
 
-  /** Pages per second from {@code earlier} to this sample; 0 when no time passed. */
+  /** A sample without failures. */
+  Sample(Instant time, StatsSnapshot crawl, FrontierStats frontier, UrlSeenStats seen) {
+    this(time, crawl, frontier, seen, FailureSummary.NONE);
+  }
+
+  /** Pages requested per second from {@code earlier} to this sample; 0 when no time passed. */
   double pagesPerSecondSince(Sample earlier) {
     double seconds = Duration.between(earlier.time, time).toNanos() / 1e9;
-    return seconds <= 0 ? 0 : (crawl.pages() - earlier.crawl.pages()) / seconds;
+    return seconds <= 0 ? 0 : (crawl.requested() - earlier.crawl.requested()) / seconds;
   }
 }

@@ -14,14 +14,18 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.LongFunction;
 
 /**
  * The periodic stats line, one segment per part of the crawl, for example:
  * <pre>
  * pages 12,418 (+1,032/s, avg 950/s) | 113 MB | 2xx 97% 3xx 2% 4xx 1% 5xx 0% | errors 31 (timeout 12, refused 3)
  *   | robots denied 40 | frontier 1,204,113 URLs, 8,211 hosts (412 ready, 32 leased)
- *   | links 2.1M: new 310k, dup 1.7M, out of scope 88k | filter 11% full, est. fp 0.00004% | verified fp 3
+ *   | links 2.1M: new 310k, dup 1.7M, out of scope 88k | filter 310k of 100M URLs (11% of bits set),
+ *   est. fp &lt;0.0001% | verified fp 3
  * </pre>
+ * {@code pages} counts the URLs requested (or tried); those stopped before a request are counted
+ * beside it ({@code robots denied}, {@code over budget}).
  * Segments and kinds that are usually zero (1xx, other statuses, each error kind, budget and
  * retry outcomes, trap verdicts) appear only when they are not. The rate in {@code +N/s} is over
  * the last interval, {@code avg} over this run (restored totals excluded).
@@ -53,7 +57,7 @@ final class StatsLine {
   static String format(Sample start, Sample previous, Sample now) {
     StatsSnapshot s = now.crawl();
     StringJoiner line = new StringJoiner(" | ");
-    line.add("pages " + grouped(s.pages()) + " (+" + rate(now.pagesPerSecondSince(previous)) + "/s, avg "
+    line.add("pages " + grouped(s.requested()) + " (+" + rate(now.pagesPerSecondSince(previous)) + "/s, avg "
         + rate(now.pagesPerSecondSince(start)) + "/s)");
     line.add(Figures.bytes(s.bytes()));
     line.add(statusClasses(s.statuses()));
@@ -116,7 +120,8 @@ final class StatsLine {
   }
 
   private static String frontier(FrontierStats f) {
-    return "frontier " + grouped(f.queuedUrls()) + " URLs, " + grouped(f.hosts()) + " hosts (" + grouped(f.readyHosts())
+    return "frontier " + Figures.count(f.queuedUrls(), "URL", "URLs") + ", " + Figures.count(f.hosts(), "host", "hosts")
+        + " (" + grouped(f.readyHosts())
         + " ready, " + grouped(f.leasedUrls()) + " leased)";
   }
 
@@ -130,25 +135,35 @@ final class StatsLine {
   }
 
   private static String links(StatsSnapshot s) {
-    StringBuilder out = new StringBuilder("links ").append(compact(s.linksTotal()))
-        .append(": new ").append(compact(s.links(LinkVerdict.NEW)))
-        .append(", dup ").append(compact(s.links(LinkVerdict.DUPLICATE)))
-        .append(", out of scope ").append(compact(outOfScope(s)));
-    if (s.links(LinkVerdict.TOO_DEEP) > 0) {
-      out.append(", too deep ").append(compact(s.links(LinkVerdict.TOO_DEEP)));
-    }
-    if (traps(s) > 0) {
-      out.append(", traps ").append(compact(traps(s)));
-    }
-    if (s.links(LinkVerdict.REJECTED) > 0) {
-      out.append(", invalid ").append(compact(s.links(LinkVerdict.REJECTED)));
-    }
-    return out.toString();
+    return "links " + compact(s.linksTotal()) + ": " + String.join(", ", linkKinds(s, Figures::compact));
   }
 
+  /**
+   * Discovered URLs by kind, with the names both the line and the summary use: new, dup and
+   * out of scope always, too deep, traps and invalid when not 0.
+   */
+  static List<String> linkKinds(StatsSnapshot s, LongFunction<String> number) {
+    List<String> kinds = new ArrayList<>();
+    kinds.add("new " + number.apply(s.links(LinkVerdict.NEW)));
+    kinds.add("dup " + number.apply(s.links(LinkVerdict.DUPLICATE)));
+    kinds.add("out of scope " + number.apply(outOfScope(s)));
+    if (s.links(LinkVerdict.TOO_DEEP) > 0) {
+      kinds.add("too deep " + number.apply(s.links(LinkVerdict.TOO_DEEP)));
+    }
+    if (traps(s) > 0) {
+      kinds.add("traps " + number.apply(traps(s)));
+    }
+    if (s.links(LinkVerdict.REJECTED) > 0) {
+      kinds.add("invalid " + number.apply(s.links(LinkVerdict.REJECTED)));
+    }
+    return kinds;
+  }
+
+  /** URLs held against URLs sized for (what decides the rate), then bits set (what the rate is read from). */
   private static String filter(UrlSeenStats seen) {
-    String stacked = seen.filters() > 1 ? " (" + seen.filters() + " stacked)" : "";
-    return "filter " + percent(seen.fillRatio()) + " full" + stacked + ", est. fp " + percent(seen.estimatedRate());
+    String stacked = seen.filters() > 1 ? " in " + seen.filters() + " filters" : "";
+    return "filter " + compact(seen.filterUrls()) + " of " + compact(seen.filterCapacity()) + " URLs" + stacked
+        + " (" + percent(seen.fillRatio()) + " of bits set), est. fp " + percent(seen.estimatedRate());
   }
 
   /**

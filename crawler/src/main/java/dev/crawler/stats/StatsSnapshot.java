@@ -16,7 +16,8 @@ import java.util.Map;
  * every value (zeros included) in enum order. Reading is lenient: unknown fields and unknown enum
  * names (a value renamed since the file was written) are ignored, missing ones read as 0.
  *
- * @param pages URLs taken from the frontier and settled, with any {@link CrawlOutcome}
+ * @param pages URLs taken from the frontier and settled, with any {@link CrawlOutcome}, requested
+ *     or not (see {@link #requested()})
  * @param bytes body bytes kept
  * @param outcomes pages by outcome
  * @param statuses responses by status class
@@ -52,6 +53,21 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
     return new StatsSnapshot(pages, bytes, outcomes, statuses, links, robotsFetches, length);
   }
 
+  /**
+   * URLs the crawl requested (or tried to: a timeout, a refused connection): every settled URL
+   * but those stopped before a request ({@link CrawlOutcome#spentAPage()}). The stats line's and
+   * the summary's "pages", the number a server's request log shows, robots.txt aside.
+   */
+  public long requested() {
+    long requested = pages;
+    for (CrawlOutcome outcome : CrawlOutcome.values()) {
+      if (!outcome.spentAPage()) {
+        requested -= outcome(outcome);
+      }
+    }
+    return requested;
+  }
+
   public long outcome(CrawlOutcome outcome) {
     return outcomes.get(outcome);
   }
@@ -76,6 +92,20 @@ public record StatsSnapshot(long pages, long bytes, Map<CrawlOutcome, Long> outc
     links.forEach((k, v) -> l.put(k, v + other.links(k)));
     return new StatsSnapshot(pages + other.pages, bytes + other.bytes, o, statuses.plus(other.statuses), l,
         robotsFetches + other.robotsFetches, other.crawlLogBytes);
+  }
+
+  /** Counter by counter difference: what a run added to the totals it restored ({@code earlier}). */
+  public StatsSnapshot minus(StatsSnapshot earlier) {
+    Map<CrawlOutcome, Long> o = new EnumMap<>(CrawlOutcome.class);
+    outcomes.forEach((k, v) -> o.put(k, v - earlier.outcome(k)));
+    Map<LinkVerdict, Long> l = new EnumMap<>(LinkVerdict.class);
+    links.forEach((k, v) -> l.put(k, v - earlier.links(k)));
+    StatusClasses e = earlier.statuses;
+    StatusClasses s = new StatusClasses(statuses.informational() - e.informational(),
+        statuses.successful() - e.successful(), statuses.redirection() - e.redirection(),
+        statuses.clientError() - e.clientError(), statuses.serverError() - e.serverError(), statuses.other() - e.other());
+    return new StatsSnapshot(pages - earlier.pages, bytes - earlier.bytes, o, s, l, robotsFetches - earlier.robotsFetches,
+        -1L);
   }
 
   /**

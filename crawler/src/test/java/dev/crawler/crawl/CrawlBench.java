@@ -6,6 +6,7 @@ import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.parse.PageParser;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.record.CrawlOutcome;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -49,6 +50,8 @@ public final class CrawlBench {
     Path dir = Files.createTempDirectory("crawl-bench-");
     try (BenchSite site = BenchSite.start(hosts, pages, siteProcess)) {
       CrawlConfig config = ConfigLoader.parse("""
+          status:
+            listen: 127.0.0.1:0   # any free port: test crawls run side by side
           crawl:
             data-dir: '%s'
             user-agent:
@@ -127,7 +130,7 @@ public final class CrawlBench {
 
   /** Some HTML pages the crawl fetched, fetched again into memory, so parsing them needs no network. */
   private static List<byte[]> samplePages(Path crawlLog, BenchSite site) throws Exception {
-    List<String> urls = Files.readAllLines(crawlLog, StandardCharsets.UTF_8).stream().map(CrawlLogEntry::parse)
+    List<String> urls = CrawlLogReader.readAll(crawlLog).stream()
         .filter(e -> e.outcome() == CrawlOutcome.FETCHED && "text/html".equals(e.contentType()) && e.httpStatus() == 200)
         .map(CrawlLogEntry::url).limit(PARSE_SAMPLE).toList();
     OkHttpClient client = new OkHttpClient.Builder().dns(site.dns()).build();

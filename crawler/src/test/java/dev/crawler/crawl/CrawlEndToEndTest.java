@@ -9,6 +9,7 @@ import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.stats.LinkVerdict;
 import dev.crawler.stats.StatsSnapshot;
@@ -95,6 +96,8 @@ class CrawlEndToEndTest {
     StringBuilder politenessKeys = new StringBuilder();
     politeness.forEach((key, value) -> politenessKeys.append("  ").append(key).append(": ").append(value).append('\n'));
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:
@@ -162,8 +165,7 @@ class CrawlEndToEndTest {
 
   @Test
   void theCrawlLogHasOneLinePerUrlTakenFromTheFrontier() throws Exception {
-    List<CrawlLogEntry> entries = Files.readAllLines(crawlDir.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
+    List<CrawlLogEntry> entries = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
     assertThat(entries).extracting(CrawlLogEntry::url).doesNotHaveDuplicates();
     assertThat(entries).filteredOn(e -> e.outcome() == CrawlOutcome.ROBOTS_DENIED).isNotEmpty()
         .allSatisfy(e -> assertThat(e.url()).contains("/private/"));

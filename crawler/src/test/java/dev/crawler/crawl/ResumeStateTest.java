@@ -9,6 +9,7 @@ import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.frontier.Frontier;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.stats.StatsSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,8 +121,7 @@ class ResumeStateTest {
     assertThat(run(config("unlimited", "unlimited"), Crawl.Start.RESUME)).isEqualTo(StopReason.FINISHED);
 
     StatsSnapshot totals = StatsSnapshot.readFrom(crawl.resolve("stats.json"));
-    TotalsAgainstTheLog.assertTotalsMatch(totals, Files.readAllLines(crawl.resolve("crawl.log"),
-        StandardCharsets.UTF_8).stream().map(CrawlLogEntry::parse).toList());
+    TotalsAgainstTheLog.assertTotalsMatch(totals, CrawlLogReader.readAll(crawl.resolve("crawl.log")).stream().toList());
     assertThat(totals.crawlLogBytes()).isEqualTo(Files.size(crawl.resolve("crawl.log")));
   }
 

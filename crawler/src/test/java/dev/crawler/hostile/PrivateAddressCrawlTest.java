@@ -6,6 +6,7 @@ import dev.crawler.crawl.Crawl;
 import dev.crawler.crawl.CrawlEnvironment;
 import dev.crawler.crawl.StopReason;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import dev.crawler.record.CrawlOutcome;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,8 +46,7 @@ class PrivateAddressCrawlTest {
         CrawlEnvironment.standard().withDns(site.dns()).withSeeds(seeds))) {
       reason = crawl.run();
     }
-    log = Files.readAllLines(crawlDir.resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
+    log = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
   }
 
   @AfterAll

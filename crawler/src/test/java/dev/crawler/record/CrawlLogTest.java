@@ -36,7 +36,7 @@ class CrawlLogTest {
       log.log(entry("http://example.test/2"));
     }
 
-    assertThat(Files.readAllLines(file)).extracting(line -> CrawlLogEntry.parse(line).url())
+    assertThat(CrawlLogReader.readAll(file)).extracting(CrawlLogEntry::url)
         .containsExactly("http://example.test/1", "http://example.test/2");
   }
 
@@ -62,8 +62,26 @@ class CrawlLogTest {
       assertThat(log.<Long>atLength(length -> length)).isEqualTo(Files.size(file));
       log.log(entry("http://example.test/3"));
     }
-    assertThat(Files.readAllLines(file)).extracting(line -> CrawlLogEntry.parse(line).url())
+    assertThat(CrawlLogReader.readAll(file)).extracting(CrawlLogEntry::url)
         .containsExactly("http://example.test/1", "http://example.test/3");
+  }
+
+  @Test
+  void aNewLogStartsWithItsColumnLegendOnceWhichReadersSkip() throws IOException {
+    Path file = dir.resolve("crawl.log");
+    try (CrawlLog log = new CrawlLog(file)) {
+      log.log(entry("http://example.test/1"));
+    }
+    try (CrawlLog log = new CrawlLog(file)) {
+      log.log(entry("http://example.test/2"));
+    }
+
+    List<String> lines = Files.readAllLines(file);
+    assertThat(lines).hasSize(3).filteredOn(CrawlLogEntry::isComment).containsExactly(CrawlLogEntry.HEADER);
+    assertThat(lines.get(0)).startsWith("# time(UTC) outcome status bytes ms url via content-type depth detail");
+    List<String> read = new ArrayList<>();
+    assertThat(CrawlLogReader.forEach(file, 0, e -> read.add(e.url()))).as("unreadable lines").isZero();
+    assertThat(read).containsExactly("http://example.test/1", "http://example.test/2");
   }
 
   @Test
@@ -72,7 +90,7 @@ class CrawlLogTest {
     try (CrawlLog log = new CrawlLog(file)) {
       log.log(entry("http://example.test/1"));
       log.log(entry("http://example.test/2"));
-      assertThat(Files.readAllLines(file)).extracting(line -> CrawlLogEntry.parse(line).url())
+      assertThat(CrawlLogReader.readAll(file)).extracting(CrawlLogEntry::url)
           .containsExactly("http://example.test/1", "http://example.test/2");
     }
   }
@@ -98,7 +116,7 @@ class CrawlLogTest {
       // While they write: every length read holds exactly the lines counted at that moment.
       while (workers.stream().anyMatch(Thread::isAlive)) {
         long[] seen = log.atLength(length -> new long[] {length, counted.get()});
-        assertThat(linesIn(file, seen[0])).isEqualTo(seen[1]);
+        assertThat(linesIn(file, seen[0])).isEqualTo(seen[1] + 1);   // and the header
       }
       for (Thread worker : workers) {
         worker.join();
@@ -121,7 +139,8 @@ class CrawlLogTest {
       log.log(entry("http://example.test/1"));
       log.log(entry("http://example.test/2"));
     }
-    long second = Files.readString(file).indexOf('\n') + 1;
+    String text = Files.readString(file);
+    long second = text.indexOf('\n', text.indexOf('\n') + 1) + 1;   // after the header and the first entry
     List<String> read = new ArrayList<>();
     CrawlLogReader.forEach(file, second, e -> read.add(e.url()));
     assertThat(read).containsExactly("http://example.test/2");
@@ -160,8 +179,8 @@ class CrawlLogTest {
     }
 
     Set<String> urls = new HashSet<>();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      urls.add(CrawlLogEntry.parse(line).url());
+    for (CrawlLogEntry entry : CrawlLogReader.readAll(file)) {
+      urls.add(entry.url());
     }
     assertThat(urls).hasSize(threads * perThread);
   }

@@ -6,6 +6,7 @@ import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import dev.crawler.record.CrawlLogEntry;
+import dev.crawler.record.CrawlLogReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +62,7 @@ class CleanStopTest {
     resumedOutput = resume.output();
     List<RequestLog.Request> all = log.all();
     resumedRequests = all.subList(requestsAtStop, all.size());
-    crawlLog = Files.readAllLines(dir.resolve("crawl").resolve("crawl.log"), StandardCharsets.UTF_8).stream()
-        .map(CrawlLogEntry::parse).toList();
+    crawlLog = CrawlLogReader.readAll(dir.resolve("crawl").resolve("crawl.log")).stream().toList();
   }
 
   @AfterAll

@@ -115,6 +115,9 @@ class CrashResumeTest {
   private static List<CrawlLogEntry> readCrawlLog(Path file) throws IOException {
     List<CrawlLogEntry> entries = new ArrayList<>();
     for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (CrawlLogEntry.isComment(line)) {
+        continue;
+      }
       try {
         entries.add(CrawlLogEntry.parse(line));
       } catch (IllegalArgumentException cut) {

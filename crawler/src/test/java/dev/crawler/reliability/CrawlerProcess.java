@@ -44,6 +44,8 @@ final class CrawlerProcess {
    */
   static Path config(Path dir, int workers, long expectedUrls) throws IOException {
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:

@@ -7,16 +7,17 @@ import dev.crawler.frontier.FrontierStats;
 import dev.crawler.record.CrawlOutcome;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StatsLineTest {
   private static final Instant T0 = Instant.parse("2025-05-01T12:00:00Z");
 
-  /** The example of the design notes, number for number. */
+  /** The example of the design notes, number for number: 12,418 pages requested, 40 more denied by robots.txt. */
   static StatsSnapshot crawl() {
     Map<CrawlOutcome, Long> outcomes = new EnumMap<>(CrawlOutcome.class);
-    outcomes.put(CrawlOutcome.FETCHED, 11_920L);
+    outcomes.put(CrawlOutcome.FETCHED, 11_960L);
     outcomes.put(CrawlOutcome.REDIRECT, 240L);
     outcomes.put(CrawlOutcome.TIMEOUT, 12L);
     outcomes.put(CrawlOutcome.CONNECTION_REFUSED, 3L);
@@ -29,15 +30,15 @@ class StatsLineTest {
     links.put(LinkVerdict.DUPLICATE, 1_700_000L);
     links.put(LinkVerdict.OFF_SITE, 80_000L);
     links.put(LinkVerdict.EXCLUDED, 8_000L);
-    return new StatsSnapshot(12_418, 113_000_000, outcomes,
+    return new StatsSnapshot(12_458, 113_000_000, outcomes,
         new StatsSnapshot.StatusClasses(0, 11_800, 240, 120, 10, 0), links, 8_211);
   }
 
   static final FrontierStats FRONTIER = new FrontierStats(1_204_113, 8_211, 412, 32, 12_000, 10, 31);
   static final UrlSeenStats VERIFY = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 4_200, 3, 0,
-      1, 0.11, 4e-7, 600_000_000);
+      1, 310_000, 100_000_000, 0.11, 4e-7, 600_000_000, List.of());
   static final UrlSeenStats ACCEPT = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 0, 0, 1_234.4,
-      2, 0.5, 0.004, 600_000_000);
+      2, 1_500_000, 3_000_000, 0.5, 0.004, 600_000_000, List.of());
 
   /** 12,418 pages in 13.072 s: 950/s on average; 10,320 of them in the last 10 s: 1,032/s. */
   private static Sample start() {
@@ -53,10 +54,11 @@ class StatsLineTest {
     Sample now = new Sample(T0.plusMillis(13_072), crawl(), FRONTIER, VERIFY);
 
     assertThat(StatsLine.format(start(), previous(), now)).isEqualTo(
-        "pages 12,418 (+1,032/s, avg 950/s) | 113 MB | 2xx 97% 3xx 2% 4xx 1% 5xx 0%"
+        "pages 12,418 (+1,032/s, avg 950/s) | 108 MB | 2xx 97% 3xx 2% 4xx 1% 5xx 0%"
             + " | errors 31 (timeout 12, refused 3, reset 16) | robots denied 40, truncated 177, retry later 10"
             + " | frontier 1,204,113 URLs, 8,211 hosts (412 ready, 32 leased)"
-            + " | links 2.1M: new 310k, dup 1.7M, out of scope 88k | filter 11% full, est. fp 0.00004% | verified fp 3");
+            + " | links 2.1M: new 310k, dup 1.7M, out of scope 88k"
+            + " | filter 310k of 100M URLs (11% of bits set), est. fp <0.0001% | verified fp 3");
   }
 
   @Test
@@ -64,7 +66,7 @@ class StatsLineTest {
     Sample now = new Sample(T0.plusMillis(13_072), crawl(), FRONTIER, ACCEPT);
 
     assertThat(StatsLine.format(start(), previous(), now))
-        .endsWith(" | filter 50% full (2 stacked), est. fp 0.4% | ~1.2k skipped");
+        .endsWith(" | filter 1.5M of 3.0M URLs in 2 filters (50% of bits set), est. fp 0.4% | ~1.2k skipped");
   }
 
   @Test
@@ -94,22 +96,53 @@ class StatsLineTest {
 
   @Test
   void theSummaryHasTotalsDurationRateAndATableOfOutcomes() {
-    Sample end = new Sample(T0.plusSeconds(3723), crawl(), FRONTIER, VERIFY);
+    FailureSummary failures = new FailureSummary(23, List.of(
+        new FailureSummary.KindCount("4xx", CrawlOutcome.FETCHED, 20, List.of("404 http://www.example.com/a",
+            "404 http://www.example.com/b", "410 http://docs.example.com/c")),
+        new FailureSummary.KindCount("no answer", CrawlOutcome.TIMEOUT, 3, List.of("http://slow.example.com/"))),
+        List.of(new FailureSummary.HostCount("www.example.com", 15), new FailureSummary.HostCount("docs.example.com", 5),
+            new FailureSummary.HostCount("slow.example.com", 3)), true);
+    Sample end = new Sample(T0.plusSeconds(3723), crawl(), FRONTIER, VERIFY, failures);
 
     assertThat(StatsSummary.lines(start(), end)).containsExactly(
-        "Crawl summary: 12,418 pages in 1h 02m 03s, avg 3.3 pages/s, 113 MB kept, 2xx 97% 3xx 2% 4xx 1% 5xx 0%",
-        "  FETCHED                    11,920   96.0%",
+        "Crawl summary: 12,418 pages requested in 1h 02m 03s, avg 3.3 pages/s, 108 MB kept,"
+            + " 2xx 97% 3xx 2% 4xx 1% 5xx 0%",
+        "  FETCHED                    11,960   96.3%",
         "  TRUNCATED                     177    1.4%",
         "  REDIRECT                      240    1.9%",
         "  RETRY_LATER                    10    0.1%",
-        "  ROBOTS_DENIED                  40    0.3%",
         "  TIMEOUT                        12    0.1%",
         "  CONNECTION_REFUSED              3    0.0%",
         "  CONNECTION_RESET               16    0.1%",
-        "  links 2,098,000: new 310,000, duplicate 1,700,000, off site 80,000, excluded 8,000; robots.txt fetches 8,211",
+        "  not requested: ROBOTS_DENIED 40",
+        "  failures 23: 4xx FETCHED 20, no answer TIMEOUT 3",
+        "    4xx FETCHED, e.g. 404 http://www.example.com/a, 404 http://www.example.com/b, 410 http://docs.example.com/c",
+        "    no answer TIMEOUT, e.g. http://slow.example.com/",
+        "    most failures: www.example.com 15, docs.example.com 5, slow.example.com 3",
+        "  links 2,098,000: new 310,000, dup 1,700,000, out of scope 88,000"
+            + " (out of scope: off site 80,000, excluded 8,000); robots.txt fetches 8,211",
         "  frontier: 1,204,113 URLs left in 8,211 hosts; 12,000 done, 10 retried, 31 failed over its life",
-        "  URL-seen: 2,098,000 checks, 310,000 new; filter 11% full in 1 filter of 600 MB, est. fp 0.00004%,"
-            + " verified fp 3");
+        "  URL-seen: 2,098,000 checks, 310,000 new; filter holds 310,000 of the 100,000,000 URLs it is sized for"
+            + " (11% of bits set) in 1 filter of 572 MB, est. fp <0.0001%, verified fp 3");
+  }
+
+  @Test
+  void urlsNeverRequestedAreNotPagesAndOneHostIsOneHost() {
+    StatsSnapshot s = new StatsSnapshot(325, 4_700_000, Map.of(CrawlOutcome.FETCHED, 240L, CrawlOutcome.REDIRECT, 10L,
+        CrawlOutcome.ROBOTS_DENIED, 75L), new StatsSnapshot.StatusClasses(0, 240, 10, 0, 0, 0), Map.of(), 3);
+    Sample end = new Sample(T0.plusSeconds(10), s, new FrontierStats(1, 1, 1, 0, 325, 0, 0), null);
+
+    assertThat(StatsLine.format(start(), start(), end))
+        .startsWith("pages 250 (+25/s, avg 25/s) | 4.5 MB |")
+        .contains("| robots denied 75 | frontier 1 URL, 1 host (1 ready, 0 leased) |");
+    assertThat(StatsSummary.lines(start(), end)).containsExactly(
+        "Crawl summary: 250 pages requested in 10s, avg 25 pages/s, 4.5 MB kept, 2xx 96% 3xx 4% 4xx 0% 5xx 0%",
+        "  FETCHED                       240   96.0%",
+        "  REDIRECT                       10    4.0%",
+        "  not requested: ROBOTS_DENIED 75",
+        "  failures: none (no 4xx or 5xx answer, no request without one)",
+        "  links 0: new 0, dup 0, out of scope 0; robots.txt fetches 3",
+        "  frontier: 1 URL left in 1 host; 325 done, 0 retried, 0 failed over its life");
   }
 
   @Test
@@ -117,7 +150,10 @@ class StatsLineTest {
     Sample restored = new Sample(T0, new StatsSnapshot(10_000, 0, null, null, null, 0), null, null);
     Sample end = new Sample(T0.plusSeconds(10), crawl(), null, null);
 
-    assertThat(StatsSummary.lines(restored, end).get(0))
-        .startsWith("Crawl summary: 12,418 pages (2,418 this run) in 10s, avg 242 pages/s,");
+    assertThat(StatsSummary.lines(restored, end)).first().asString().startsWith(
+        "Crawl summary: 12,418 pages requested by the whole crawl, 2,418 of them in this run's 10s, avg 242 pages/s,"
+            + " 108 MB kept,");
+    assertThat(StatsSummary.lines(restored, end)).contains(
+        "  failures this run: none (no 4xx or 5xx answer, no request without one)");
   }
 }

@@ -101,10 +101,11 @@ class StatsReporterTest {
 
     assertThat(StatsSnapshot.readFrom(json).pages()).isEqualTo(2);
     assertThat(messages()).containsExactly(
-        "Crawl summary: 2 pages in 1s, avg 2.0 pages/s, 1.0 kB kept, 2xx 100% 3xx 0% 4xx 0% 5xx 0%",
+        "Crawl summary: 2 pages requested in 1s, avg 2.0 pages/s, 1000 B kept, 2xx 100% 3xx 0% 4xx 0% 5xx 0%",
         "  FETCHED                         1   50.0%",
         "  TIMEOUT                         1   50.0%",
-        "  links 0; robots.txt fetches 0");
+        "  failures: none (no 4xx or 5xx answer, no request without one)",
+        "  links 0: new 0, dup 0, out of scope 0; robots.txt fetches 0");
   }
 
   @Test

@@ -49,7 +49,37 @@ class StatsSnapshotJsonTest {
     StatsFile.of(start, start, new Sample(T0.plusSeconds(10), StatsLineTest.crawl(), StatsLineTest.FRONTIER,
         StatsLineTest.VERIFY)).writeAtomically(file);
 
-    assertThat(Files.readString(file).replace("\r\n", "\n")).isEqualTo(fixture("stats-v1.json"));
+    assertThat(Files.readString(file).replace("\r\n", "\n")).isEqualTo(fixture("stats-v2.json"));
+  }
+
+  /** A crawl whose stats.json an older version wrote resumes with its totals. */
+  @Test
+  void aFormatOneFileStillGivesTheTotalsToResumeFrom() throws IOException {
+    Path file = Files.writeString(dir.resolve("stats.json"), fixture("stats-v1.json"));
+
+    StatsSnapshot totals = StatsSnapshot.readFrom(file);
+
+    assertThat(totals.pages()).isEqualTo(12_418);
+    assertThat(totals.outcome(CrawlOutcome.FETCHED)).isEqualTo(11_920);
+    assertThat(totals.robotsFetches()).isEqualTo(8_211);
+  }
+
+  @Test
+  void afterAResumeTheFileKeepsTheWholeCrawlsTotalsAndThisRunsAndSaysWhichIsWhich() throws IOException {
+    Path file = dir.resolve("stats.json");
+    StatsSnapshot before = new StatsSnapshot(10_000, 0, java.util.Map.of(CrawlOutcome.FETCHED, 10_000L), null, null,
+        100);
+    Sample start = new Sample(T0, before, null, null);
+    StatsFile.of(start, start, new Sample(T0.plusSeconds(10), StatsLineTest.crawl(), null, null)).writeAtomically(file);
+
+    StatsFile back = StatsFile.read(file);
+
+    assertThat(back.crawl().pages()).isEqualTo(12_458);
+    assertThat(back.thisRun().pages()).isEqualTo(2_458);
+    assertThat(back.thisRun().outcome(CrawlOutcome.FETCHED)).isEqualTo(1_960);
+    assertThat(back.thisRun().robotsFetches()).isEqualTo(8_111);
+    assertThat(back.scope()).containsEntry("crawl", "the whole crawl: every run, this one included")
+        .containsEntry("thisRun", "this run").containsKeys("runSeconds", "seen", "frontier", "failures");
   }
 
   @Test

@@ -5,6 +5,8 @@ import dev.crawler.dedup.internal.FilterStack;
 import dev.crawler.dedup.internal.FingerprintStore;
 import dev.crawler.dedup.internal.RecentFingerprints;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -209,15 +211,37 @@ public final class UrlSeenService implements AutoCloseable {
       FilterStack filters = loadOrRebuild(options, store, recovery);
       store.setFilterUnsaved();   // from here on the files may fall behind the store
       UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
-      log.info("URL-seen: {} filter(s), {} MB, k={}, sized for {} URLs at {}; policy {}, on capacity {}",
-          filters.filters().size(), filters.byteSize() >> 20, filters.newest().hashes(),
+      log.info("URL-seen: {} filter(s), {}, k={}, sized for {} URLs at {}{}; policy {}, on capacity {}",
+          filters.filters().size(), mebibytes(filters.byteSize()), filters.newest().hashes(),
           String.format(Locale.ROOT, "%,d", filters.newest().expectedInsertions()),
-          String.format(Locale.ROOT, "%.4f%%", filters.newest().targetRate() * 100), options.policy(), options.onCapacity());
+          percent(filters.newest().targetRate()), stackedRates(options), options.policy(), options.onCapacity());
       return service;
     } catch (IOException | RocksDBException | RuntimeException e) {
       store.close();
       throw e instanceof IOException io ? io : new IOException("Cannot open the URL-seen service: " + e.getMessage(), e);
     }
+  }
+
+  /** Why the filter's rate is not the one asked for, when it is a growing stack's; empty otherwise. */
+  private static String stackedRates(Options options) {
+    if (options.onCapacity() != CapacityPolicy.GROW || options.memoryBudgetBytes().isPresent()) {
+      return "";
+    }
+    String asked = percent(options.falsePositiveRate());
+    return " (a growing stack: its first filter gets half the " + asked + " asked for, each filter added "
+        + "half the rate of the one before, so together they stay under " + asked + ")";
+  }
+
+  /** 0.5%, 1%, 0.0125%: three significant figures at most, no trailing zeros. */
+  private static String percent(double rate) {
+    return new BigDecimal(rate * 100).round(new MathContext(3)).stripTrailingZeros().toPlainString() + "%";
+  }
+
+  /** 1.4 MB, 0.1 MB: in powers of 1024 like the config's sizes, and never "0 MB". */
+  private static String mebibytes(long bytes) {
+    double mb = bytes / (1024.0 * 1024);
+    return mb >= 0.1 ? String.format(Locale.ROOT, "%,.1f MB", mb)
+        : String.format(Locale.ROOT, "%,.1f KB", bytes / 1024.0);
   }
 
   private static FilterStack loadOrRebuild(Options options, FingerprintStore store, Recovery[] recovery)
@@ -514,8 +538,18 @@ public final class UrlSeenService implements AutoCloseable {
     long c = checks.sum();
     long fresh = newUrls.sum();
     return new UrlSeenStats(c, fresh, c - fresh, recentHits.sum(), filterMaybes.sum(), storeReads.sum(),
-        caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.fillRatio(),
-        filters.estimatedRate(), filters.byteSize());
+        caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.keys(), filters.capacity(),
+        filters.fillRatio(), filters.estimatedRate(), filters.byteSize(),
+        filters.filters().stream().map(FilterFill::of).toList());
+  }
+
+  /** Native memory of the exact store (block cache in use and memtables); -1 if it cannot tell. */
+  public long storeMemoryBytes() {
+    try {
+      return store.memoryBytes();
+    } catch (RocksDBException e) {
+      return -1;
+    }
   }
 
   /** Bytes of the exact store on disk. */

@@ -109,6 +109,31 @@ class UrlSeenServiceTest {
   }
 
   @Test
+  void theStartLineSaysWhyAGrowingStacksFirstFilterHasHalfTheRateAskedFor() throws IOException {
+    assertThat(startLine(UrlSeenService.Options.builder(dir.resolve("grow")).expectedUrls(1_000)
+        .falsePositiveRate(0.01).onCapacity(CapacityPolicy.GROW)))
+        .contains("sized for 1,000 URLs at 0.5% (a growing stack: its first filter gets half the 1% asked for,");
+    assertThat(startLine(UrlSeenService.Options.builder(dir.resolve("warn")).expectedUrls(1_000)
+        .falsePositiveRate(0.01).onCapacity(CapacityPolicy.WARN)))
+        .contains("sized for 1,000 URLs at 1%; policy").doesNotContain("half");
+  }
+
+  private static String startLine(UrlSeenService.Builder options) throws IOException {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(UrlSeenService.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try (UrlSeenService seen = UrlSeenService.open(options.build())) {
+      return lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.startsWith("URL-seen: ")).findFirst().orElseThrow();
+    } finally {
+      logger.detachAppender(lines);
+    }
+  }
+
+  @Test
   void anOverfullFilterWarnsAtEachFurtherQuarterAndOnceWhenFull() throws IOException {
     ch.qos.logback.classic.Logger logger =
         (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(UrlSeenService.class);
@@ -262,6 +287,16 @@ class UrlSeenServiceTest {
       double measured = (double) falsePositives / queries;
       assertThat(measured).isLessThanOrEqualTo(target + 3 * Math.sqrt(target / queries));
       assertThat(stats.estimatedRate()).isLessThanOrEqualTo(target);
+      assertThat(stats.stack()).hasSize(stats.filters());
+      assertThat(stats.stack().get(0).capacity()).isEqualTo(10_000);
+      assertThat(stats.stack().get(1).capacity()).as("each grown filter is larger").isGreaterThan(10_000);
+      long allBits = stats.stack().stream().mapToLong(FilterFill::bits).sum();
+      assertThat(allBits / 8).isEqualTo(stats.filterBytes());
+      for (FilterFill filter : stats.stack()) {
+        // n is read from the fill, so the standard curve at n gives back the fill to the power k.
+        assertThat(filter.curveRate(filter.estimatedKeys()))
+            .isCloseTo(Math.pow(filter.fillRatio(), filter.hashes()), org.assertj.core.data.Percentage.withPercentage(1e-6));
+      }
     }
     // The stack survives a close and reopen.
     try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {

@@ -104,6 +104,24 @@ public final class FilterStack {
     return bytes;
   }
 
+  /** Keys the filters hold (each filter's {@link BloomFilter#insertions()}), summed. */
+  public long keys() {
+    long keys = 0;
+    for (BloomFilter filter : filters) {
+      keys += filter.insertions();
+    }
+    return keys;
+  }
+
+  /** Keys the filters were sized for, summed: what the stack holds before its newest one is full. */
+  public long capacity() {
+    long capacity = 0;
+    for (BloomFilter filter : filters) {
+      capacity += filter.expectedInsertions();
+    }
+    return capacity;
+  }
+
   /** Bits set over bits in all, across the filters. */
   public double fillRatio() {
     double set = 0;
