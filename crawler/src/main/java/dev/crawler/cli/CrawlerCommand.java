@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "A polite, resumable web crawler for very large crawls.",
     subcommands = {CrawlCommand.class, ResumeCommand.class, DemoCommand.class, StatusCommand.class, ConfigCommand.class,
+        HeapCommand.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -109,6 +109,7 @@ final class CrawlAssembly implements AutoCloseable {
     // Before anything is created: the sizes alone decide, so the folder given here does not matter.
     CrawlSetup.checkFitsTheHeap(CrawlSetup.seen(config, root), CrawlSetup.frontier(config),
         Runtime.getRuntime().maxMemory());
+    log.info(CrawlMemory.of(config).summary(Runtime.getRuntime().maxMemory()));
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Crawl.Start.NEW && holds) {
       // No advice to delete it: the crawl there may be running (the lock is not checked yet).

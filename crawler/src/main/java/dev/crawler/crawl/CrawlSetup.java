@@ -110,9 +110,13 @@ final class CrawlSetup {
 
   /** The heap the frontier may take beyond what {@link #HEAP_BESIDE_SEEN} counts for its default sizes. */
   static long frontierHeapBeyondDefaults(FrontierOptions f) {
+    return frontierHostsBeyondDefaults(f) + Math.max(0, f.readAheadBytes() - FrontierOptions.DEFAULT_READ_AHEAD_BYTES);
+  }
+
+  /** The heap of the frontier's hosts (known and in the working set) beyond their default counts. */
+  static long frontierHostsBeyondDefaults(FrontierOptions f) {
     return Math.max(0, f.knownHostsCache() - FrontierOptions.DEFAULT_KNOWN_HOSTS_CACHE) * KNOWN_HOST_BYTES
-        + Math.max(0, f.workingSetHosts() - FrontierOptions.DEFAULT_WORKING_SET_HOSTS) * WORKING_SET_HOST_BYTES
-        + Math.max(0, f.readAheadBytes() - FrontierOptions.DEFAULT_READ_AHEAD_BYTES);
+        + Math.max(0, f.workingSetHosts() - FrontierOptions.DEFAULT_WORKING_SET_HOSTS) * WORKING_SET_HOST_BYTES;
   }
 
   static FrontierOptions frontier(CrawlConfig config) {

@@ -8,16 +8,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +26,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class BadConfigCommandLineTest {
   /** Maven runs tests in the module's folder; the project is one level up. */
-  private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
   private static final String ERRORS_CSV = "../config/src/test/resources/dev/crawler/config/errors.csv";
 
   /** A configuration a crawl can start with; the tests break one thing at a time. */
@@ -174,24 +166,13 @@ class BadConfigCommandLineTest {
     }
   }
 
-  /**
-   * bin/crawler itself, in a process of its own: the launcher finds a JDK, starts the jar, and
-   * passes the exit code on. The shaded jar is built only at `package`, after the tests, so the
-   * launcher runs here from a copy of bin/ beside a jar whose manifest points at the classes
-   * just compiled.
-   */
+  /** bin/crawler itself, in a process of its own: the launcher finds a JDK, starts the jar, and passes the exit code on. */
   @Test
   void theLauncherScriptExitsWithTwoAndPrintsTheProblemForABadFile() throws Exception {
-    Path project = dir.resolve("project");
-    Files.createDirectories(project.resolve("bin"));
-    for (String script : List.of("crawler", "jdk-home")) {
-      Files.copy(PROJECT.resolve("bin").resolve(script), project.resolve("bin").resolve(script),
-          StandardCopyOption.COPY_ATTRIBUTES);
-    }
-    writeLauncherJar(project.resolve("crawler/target/crawler.jar"));
+    Path launcher = LauncherCopy.in(dir.resolve("project"));
     Path file = Files.writeString(dir.resolve("crawl.yaml"), "fetch:\n  workers: 0\n");
 
-    Process process = new ProcessBuilder(project.resolve("bin/crawler").toString(), "crawl", "--config",
+    Process process = new ProcessBuilder(launcher.toString(), "crawl", "--config",
         file.toString()).redirectErrorStream(false).start();
     process.getOutputStream().close();
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -203,40 +184,6 @@ class BadConfigCommandLineTest {
         + ":2: fetch.workers: \"0\" is below 1; allowed: a whole number from 1 to 100_000\n");
     assertThat(out).isEmpty();
     assertThat(dir.resolve("crawl-data")).doesNotExist();
-  }
-
-  /** A jar with no classes: its manifest names the main class and, as Class-Path, this test's classpath. */
-  private static void writeLauncherJar(Path jar) throws IOException {
-    Files.createDirectories(jar.getParent());
-    Manifest manifest = new Manifest();
-    Attributes main = manifest.getMainAttributes();
-    main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    main.put(Attributes.Name.MAIN_CLASS, CrawlerCommand.class.getName());
-    main.put(Attributes.Name.CLASS_PATH, String.join(" ", classpath().stream().map(p -> p.toUri().toString()).toList()));
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-      // the manifest is all it holds
-    }
-  }
-
-  /** This JVM's classpath; Surefire's manifest-only jar is opened up into the entries it names. */
-  private static Set<Path> classpath() throws IOException {
-    Set<Path> entries = new LinkedHashSet<>();
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      Path path = Path.of(entry).toAbsolutePath();
-      entries.add(path);
-      if (Files.isRegularFile(path) && path.toString().endsWith(".jar")) {
-        try (JarFile jar = new JarFile(path.toFile())) {
-          Manifest m = jar.getManifest();
-          String named = m == null ? null : m.getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
-          if (named != null) {
-            for (String url : named.trim().split("\\s+")) {
-              entries.add(Path.of(path.getParent().toUri().resolve(url)));
-            }
-          }
-        }
-      }
-    }
-    return entries;
   }
 
   private void assertNothingCreatedBeside(Path file) throws IOException {

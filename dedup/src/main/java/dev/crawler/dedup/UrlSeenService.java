@@ -308,10 +308,27 @@ public final class UrlSeenService implements AutoCloseable {
    * block cache is native memory and not counted.
    */
   public static long heapBytes(Options options) {
-    long filter = options.memoryBudgetBytes().isPresent()
+    return filterHeapBytes(options) + recentHeapBytes(options);
+  }
+
+  /** The heap of a new service's first filter. */
+  public static long filterHeapBytes(Options options) {
+    return options.memoryBudgetBytes().isPresent()
         ? BloomFilter.plannedBytesWithMemory(options.memoryBudgetBytes().getAsLong(), options.layout())
         : BloomFilter.plannedBytes(options.expectedUrls(), firstFilterRate(options), options.layout());
-    return filter + RecentFingerprints.bytesFor(options.recentUrls());
+  }
+
+  /** The heap of the memory of recent URLs. */
+  public static long recentHeapBytes(Options options) {
+    return RecentFingerprints.bytesFor(options.recentUrls());
+  }
+
+  /**
+   * The most native memory the exact store may take: its block cache and its write buffers, which
+   * fill with new fingerprints until they are flushed.
+   */
+  public static long storeNativeBytes(Options options) {
+    return options.storeCacheBytes() + FingerprintStore.WRITE_BUFFERS * FingerprintStore.WRITE_BUFFER_BYTES;
   }
 
   // ------------------------------------------------------------------ answers

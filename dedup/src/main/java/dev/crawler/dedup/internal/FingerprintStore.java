@@ -41,6 +41,9 @@ public final class FingerprintStore implements AutoCloseable {
   static final byte[] FORMAT_KEY = "format".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   static final byte[] CLEAN_KEY = "filter-clean".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] EMPTY = new byte[0];
+  /** RocksDB's defaults, stated so that the store's native memory can be told: a buffer fills, then flushes. */
+  public static final long WRITE_BUFFER_BYTES = 64L << 20;
+  public static final int WRITE_BUFFERS = 2;
 
   static {
     RocksLibrary.load();
@@ -85,7 +88,9 @@ public final class FingerprintStore implements AutoCloseable {
             .setPinTopLevelIndexAndFilter(true)
             .setPinL0FilterAndIndexBlocksInCache(true))
         .setOptimizeFiltersForHits(true)
-        .setLevelCompactionDynamicLevelBytes(true);
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setWriteBufferSize(WRITE_BUFFER_BYTES)
+        .setMaxWriteBufferNumber(WRITE_BUFFERS);
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2).setMaxOpenFiles(512).setKeepLogFileNum(3);
     List<ColumnFamilyDescriptor> families = List.of(
