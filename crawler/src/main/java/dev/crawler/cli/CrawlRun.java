@@ -95,6 +95,14 @@ final class CrawlRun {
     } catch (CrawlStartException e) {
       throw new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
     }
+    if (start == Crawl.Start.RESUME && crawl.isFinished()) {
+      out.println("Nothing to resume: the crawl in " + crawl.directory() + " is finished (its frontier is empty, "
+          + String.format(java.util.Locale.US, "%,d", crawl.stats().requested()) + " pages requested). To crawl"
+          + " again, start a new crawl with another crawl.data-dir.");
+      out.flush();
+      closeQuietly(crawl);
+      return ExitCode.OK;
+    }
     return run(crawl, out, config.source());
   }
 }

@@ -109,6 +109,12 @@ final class CrawlAssembly implements AutoCloseable {
     UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
     // A new crawl's seeds are read and checked before anything is created: a bad seed file leaves no folder behind.
     List<String> newSeeds = start == Crawl.Start.NEW ? newSeeds(config, env, normalizer) : null;
+    if (newSeeds != null && !config.scope().allowPrivateAddresses()) {
+      Map<String, String> refused = RefusedSeeds.ifAllRefused(newSeeds, env.dns());
+      if (!refused.isEmpty()) {
+        throw new CrawlStartException(RefusedSeeds.message(refused));
+      }
+    }
     Set<String> entriesBefore = Set.of();   // listed under the lock, below
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     CrawlDirectory locked = null;
