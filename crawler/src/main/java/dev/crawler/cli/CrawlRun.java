@@ -64,7 +64,7 @@ final class CrawlRun {
       out.println("Crawl ended: " + reason.description() + ".");
       if (reason.resumable() && configFile != null) {
         // The page limit counts the whole crawl: a resume under the same limit would stop at once.
-        out.println("Continue it with: crawler resume --config " + configFile
+        out.println("Continue it with: bin/crawler resume --config " + configFile
             + (reason == StopReason.MAX_PAGES ? " (after raising crawl.limits.max-pages in it)" : ""));
       }
       out.flush();

@@ -180,7 +180,7 @@ public final class Crawl implements AutoCloseable {
       log.debug("Another failure after the first", e);
       return;
     }
-    String resume = "`crawler resume --config " + config.source() + "`";
+    String resume = "`bin/crawler resume --config " + config.source() + "`";
     // An exception made from its cause alone has "java.io.IOException: ..." for a message; the cause's says it all.
     String what = e.getCause() != null && e.getCause().toString().equals(e.getMessage()) ? e.getCause().getMessage()
         : e.getMessage();

@@ -99,11 +99,11 @@ final class CrawlAssembly implements AutoCloseable {
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Crawl.Start.NEW && holds) {
       // No advice to delete it: the crawl there may be running (the lock is not checked yet).
-      throw new CrawlStartException(root + " already holds a crawl: continue it with `crawler resume --config "
+      throw new CrawlStartException(root + " already holds a crawl: continue it with `bin/crawler resume --config "
           + config.source() + "`, or set crawl.data-dir to another folder to start afresh");
     }
     if (start == Crawl.Start.RESUME && !holds) {
-      throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "
+      throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `bin/crawler crawl --config "
           + config.source() + "`");
     }
     UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
