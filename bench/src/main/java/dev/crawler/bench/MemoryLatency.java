@@ -3,7 +3,7 @@ package dev.crawler.bench;
 import java.util.SplittableRandom;
 
 /**
- * What one random read of a large array costs on this machine, when each read waits
+ * What one random read of a large array costs, when each read waits
  * for the one before (latency: a single lookup) and when the reads are independent (the
  * CPU overlaps their misses: a batch). Bloom filters of billions of keys live between
  * these two figures. Run:

@@ -3,7 +3,7 @@ package dev.crawler.config;
 import dev.crawler.config.internal.ConfigWriter;
 import dev.crawler.config.internal.Settings;
 
-/** The documented defaults file that {@code config --defaults} prints and the README quotes. */
+/** The defaults file, a comment for every key, that {@code config --defaults} prints. */
 public final class ConfigDocs {
   private ConfigDocs() {}
 

@@ -30,6 +30,7 @@ public final class CrawlConfig {
   private final Frontier frontier;
   private final Output output;
   private final Stats stats;
+  private final Status status;
 
   CrawlConfig(String source, Settings s) {
     this.source = source;
@@ -59,6 +60,7 @@ public final class CrawlConfig {
     this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_WARC_COMPRESSION),
         s.get(OUTPUT_CRAWL_LOG));
     this.stats = new Stats(s.get(STATS_INTERVAL));
+    this.status = new Status(s.get(STATUS_LISTEN));
   }
 
   /** The configuration of an empty file: every key at its default. */
@@ -113,6 +115,10 @@ public final class CrawlConfig {
 
   public Stats stats() {
     return stats;
+  }
+
+  public Status status() {
+    return status;
   }
 
   /**
@@ -227,4 +233,7 @@ public final class CrawlConfig {
   public record Output(boolean warc, DataSize warcMaxFileSize, int warcCompressionLevel, boolean crawlLog) {}
 
   public record Stats(Duration interval) {}
+
+  /** {@code listen} is empty when the status server is off. */
+  public record Status(Optional<ListenAddress> listen) {}
 }

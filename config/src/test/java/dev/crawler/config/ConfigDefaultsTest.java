@@ -111,6 +111,18 @@ class ConfigDefaultsTest {
   }
 
   @Test
+  void theStatusServerListensWhereTheFileSaysOrNowhere() {
+    assertThat(ConfigLoader.parse("status: {listen: off}", "c.yaml", BASE).status().listen()).isEmpty();
+    assertThat(ConfigLoader.parse("status: {listen: 'off'}", "c.yaml", BASE).status().listen()).isEmpty();
+    assertThat(ConfigLoader.parse("status: {listen: '0.0.0.0:8080'}", "c.yaml", BASE).status().listen())
+        .hasValue(new ListenAddress("0.0.0.0", 8080));
+    CrawlConfig v6 = ConfigLoader.parse("status: {listen: '[::1]:0'}", "c.yaml", BASE);
+    assertThat(v6.status().listen()).hasValue(new ListenAddress("::1", 0));
+    assertThat(v6.toYaml()).contains("  listen: \"[::1]:0\"   # default: \"127.0.0.1:9477\"\n");
+    assertThat(ConfigLoader.parse(v6.toYaml(), "effective.yaml", BASE)).isEqualTo(v6);
+  }
+
+  @Test
   void theUserAgentHeaderNamesTheContact() {
     CrawlConfig config = ConfigLoader.parse(
         "crawl: {user-agent: {name: examplebot, contact-url: 'https://example.org/bot'}}", "c.yaml", BASE);

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A polite, resumable web crawler for very large crawls.",
-    subcommands = {CrawlCommand.class, ResumeCommand.class, DemoCommand.class, ConfigCommand.class,
+    subcommands = {CrawlCommand.class, ResumeCommand.class, DemoCommand.class, StatusCommand.class, ConfigCommand.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -1,6 +1,6 @@
 package dev.crawler.cli;
 
-/** The process exit codes, documented in the README and in every command's --help. */
+/** The process exit codes, listed in every command's --help. */
 public final class ExitCode {
   private ExitCode() {}
 

@@ -42,7 +42,6 @@ public final class Crawl implements AutoCloseable {
   public enum Start { NEW, RESUME }
 
   private final CrawlAssembly parts;
-  private final CrawlConfig config;
   private final CrawlDirectory dir;
   private final Frontier frontier;
   private final VisitPipeline visits;
@@ -54,7 +53,6 @@ public final class Crawl implements AutoCloseable {
 
   private Crawl(CrawlAssembly parts) {
     this.parts = parts;
-    this.config = parts.config;
     this.dir = parts.dir;
     this.frontier = parts.frontier;
     this.visits = parts.visits;
@@ -78,12 +76,12 @@ public final class Crawl implements AutoCloseable {
   public StopReason run() throws InterruptedException {
     try {
       parts.reporter.start();
-      int workers = config.fetch().workers();
+      int workers = parts.workers;
       List<Thread> threads = new ArrayList<>(workers);
       for (int i = 0; i < workers; i++) {
         threads.add(Thread.ofVirtual().name("fetcher-", i).start(this::work));
       }
-      Instant deadline = config.crawl().limits().maxDuration().map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
+      Instant deadline = parts.maxDuration.map(d -> Instant.now().plus(d)).orElse(Instant.MAX);
       boolean interrupted = false;
       while (!stop.stopping()) {
         try {
@@ -180,7 +178,7 @@ public final class Crawl implements AutoCloseable {
       log.debug("Another failure after the first", e);
       return;
     }
-    String resume = "`bin/crawler resume --config " + config.source() + "`";
+    String resume = "`" + parts.resumeCommand + "`";
     // An exception made from its cause alone has "java.io.IOException: ..." for a message; the cause's says it all.
     String what = e.getCause() != null && e.getCause().toString().equals(e.getMessage()) ? e.getCause().getMessage()
         : e.getMessage();

@@ -28,6 +28,8 @@ import dev.crawler.scope.Scope;
 import dev.crawler.stats.CrawlStats;
 import dev.crawler.stats.StatsReporter;
 import dev.crawler.stats.StatsSnapshot;
+import dev.crawler.stats.VisitWatch;
+import dev.crawler.status.CrawlStatus;
 import dev.crawler.store.StorageFailure;
 import dev.crawler.url.FetchableUrls;
 import dev.crawler.visit.VisitPipeline;
@@ -35,6 +37,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -52,14 +55,18 @@ import org.slf4j.LoggerFactory;
  * Builds every part of a crawl from its configuration, in order, and closes them in reverse:
  * the crawl folder's lock, the URL-seen service, the frontier, the fetcher, the stats, the WARC
  * files and the crawl log, robots.txt, scope, page budget and queue keys, the intake, the stats
- * reporter, and the visit's stages. The one place that reads the crawl's {@link CrawlConfig}
+ * reporter, the status page and metrics, and the visit's stages. The one place that reads the crawl's {@link CrawlConfig}
  * (with the option mappings of {@link CrawlSetup}); every part gets plain values.
  */
 final class CrawlAssembly implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CrawlAssembly.class);
 
-  final CrawlConfig config;
   final CrawlDirectory dir;
+  /** The crawl's run settings, as plain values. */
+  final int workers;
+  final Optional<Duration> maxDuration;
+  /** The command that continues this crawl, for messages. */
+  final String resumeCommand;
   final UrlSeenService seen;
   final Frontier frontier;
   final CrawlStats stats;
@@ -74,7 +81,9 @@ final class CrawlAssembly implements AutoCloseable {
   private CrawlAssembly(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir, UrlSeenService seen,
       Frontier frontier, CrawlStats stats, StatsReporter reporter, VisitPipeline visits, StopSignal stop,
       List<String> seeds) {
-    this.config = config;
+    this.workers = config.fetch().workers();
+    this.maxDuration = config.crawl().limits().maxDuration();
+    this.resumeCommand = resumeCommand(config);
     this.opened = opened;
     this.dir = dir;
     this.seen = seen;
@@ -90,6 +99,10 @@ final class CrawlAssembly implements AutoCloseable {
    * Opens the crawl folder and every part. A NEW crawl refuses a folder that holds one, and
    * queues its seeds; a RESUME reopens the frontier and the filter where they were.
    */
+  static String resumeCommand(CrawlConfig config) {
+    return "bin/crawler resume --config " + config.source();
+  }
+
   static CrawlAssembly open(CrawlConfig config, Crawl.Start start, CrawlEnvironment env) throws IOException {
     config.requireReadyToCrawl();
     Path root = config.crawl().dataDir();
@@ -99,8 +112,8 @@ final class CrawlAssembly implements AutoCloseable {
     boolean holds = CrawlDirectory.holdsCrawl(root);
     if (start == Crawl.Start.NEW && holds) {
       // No advice to delete it: the crawl there may be running (the lock is not checked yet).
-      throw new CrawlStartException(root + " already holds a crawl: continue it with `bin/crawler resume --config "
-          + config.source() + "`, or set crawl.data-dir to another folder to start afresh");
+      throw new CrawlStartException(root + " already holds a crawl: continue it with `" + resumeCommand(config)
+          + "`, or set crawl.data-dir to another folder to start afresh");
     }
     if (start == Crawl.Start.RESUME && !holds) {
       throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `bin/crawler crawl --config "
@@ -190,12 +203,18 @@ final class CrawlAssembly implements AutoCloseable {
       StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
       opened.push(reporter);
+      VisitWatch watch = VisitWatch.NONE;
+      if (config.status().listen().isPresent()) {
+        CrawlStatus status = startStatus(config, dir, frontier, seen);
+        opened.push(status);
+        reporter.publishTo(status.reports());
+        watch = status.watch();
+      }
       StopSignal stop = new StopSignal();
       boolean sitemaps = config.robots().sitemaps();
       // The stages of a visit, in the order they run.
       VisitPipeline visits = VisitPipeline.builder(frontier)
           .urlCheck()
-          .queueGate()
           .robots(robots, intake, sitemaps)
           .queueGate()
           .pageBudget(budget, () -> stop.stop(StopReason.MAX_PAGES))
@@ -204,7 +223,7 @@ final class CrawlAssembly implements AutoCloseable {
           .response(intake, config.fetch().maxRedirects())
           .links(new PageParser(config.parse().obeyRelNofollow(), CrawlSetup.MAX_LINKS_PER_PAGE),
               new SitemapReader(CrawlSetup.MAX_URLS_PER_SITEMAP), intake, sitemaps)
-          .recordedIn(crawlLog, stats)
+          .recordedIn(crawlLog, stats, watch)
           .build();
       CrawlAssembly crawl = new CrawlAssembly(config, opened, dir, seen, frontier, stats, reporter, visits, stop, seeds);
       if (start == Crawl.Start.NEW) {
@@ -247,6 +266,20 @@ final class CrawlAssembly implements AutoCloseable {
   }
 
 
+  /** The status page and metrics on status.listen; an address in use stops the start with what to change. */
+  private static CrawlStatus startStatus(CrawlConfig config, CrawlDirectory dir, Frontier frontier,
+      UrlSeenService seen) {
+    try {
+      return CrawlStatus.start(config.status().listen().orElseThrow(),
+          new CrawlStatus.About(CrawlerVersion.version(), dir.root, config.toYaml(),
+              config.politeness().errorBackoff().suspendAfter()),
+          new CrawlStatus.NativeMemory(frontier::blockCacheBytes, frontier::memtableBytes, seen::storeMemoryBytes),
+          dir.statusAddress());
+    } catch (IOException e) {
+      throw new CrawlStartException(e.getMessage());
+    }
+  }
+
   /**
    * The normal forms of a new crawl's seeds, from the caller's list or the seed file; they are
    * copied into the crawl folder so that a resume does not depend on the original file.
@@ -268,9 +301,8 @@ final class CrawlAssembly implements AutoCloseable {
   static final int SEED_BATCH = 1_000;
 
   /**
-   * Takes the seeds in, a batch at a time. In one batch of all of them, a kill between the
-   * frontier's write and the URL-seen record left every seed queued and none recorded, and the
-   * resume queued (and fetched) them all twice; the loss is now one batch's at most.
+   * Takes the seeds in, a batch at a time: a kill between a batch's frontier write and its
+   * URL-seen record queues that batch again on resume, so the batch bounds what is fetched twice.
    */
   private static int takeSeeds(LinkIntake intake, List<String> seeds) {
     int queued = 0;

@@ -1,5 +1,6 @@
 package dev.crawler.crawl;
 
+import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -123,7 +124,7 @@ final class CrawlDirectory implements AutoCloseable {
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
       List.of("frontier", "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE,
-          "crawl.log", "stats.json", "stats.json.tmp");
+          "crawl.log", "stats.json", "stats.json.tmp", CrawlStatus.ADDRESS_FILE);
 
   Path seeds() {
     return root.resolve("seeds.txt");
@@ -166,6 +167,10 @@ final class CrawlDirectory implements AutoCloseable {
 
   Path statsJson() {
     return root.resolve("stats.json");
+  }
+
+  Path statusAddress() {
+    return root.resolve(CrawlStatus.ADDRESS_FILE);
   }
 
   @Override

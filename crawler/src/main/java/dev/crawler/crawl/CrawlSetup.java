@@ -78,8 +78,8 @@ final class CrawlSetup {
    */
   static final long HEAP_BESIDE_SEEN = 64L << 20;
   /**
-   * The heap a frontier host costs, measured with FrontierBench (frontier/README.md, "Heap a host
-   * costs"): a known host about 440 bytes, a host of the working set about 230 more, plus the
+   * The heap a frontier host costs, measured with FrontierBench (heap after GC with more known
+   * hosts and a larger working set): a known host about 440 bytes, a host of the working set about 230 more, plus the
    * URLs it has read ahead (about 250 bytes each): rounded up.
    */
   static final long KNOWN_HOST_BYTES = 500;
@@ -154,8 +154,8 @@ final class CrawlSetup {
       case ANY -> ScopeMode.ANY;
     };
     // The frontier stores a depth in 16 bits: "unlimited" is 65,535 links from a seed. A link
-    // deeper than that was refused by the frontier inside the URL-seen batch, and under
-    // `accept` it stayed marked seen, never queued.
+    // deeper than that would be refused by the frontier inside the URL-seen batch, and under
+    // `accept` stay marked seen, never queued.
     long maxDepth = Math.min(config.crawl().limits().maxDepth().orElse(Long.MAX_VALUE), FrontierEntry.MAX_DEPTH);
     return new ScopeRules(mode, patterns(s.include()), patterns(s.exclude()), (int) maxDepth,
         s.maxUrlLength(), s.maxRepeatedSegments(), s.maxQueryParameters());

@@ -9,16 +9,16 @@ import okio.Okio;
 import okio.Source;
 
 /**
- * Reads a response body up to a cap, decompressing gzip itself. The fetcher asks for gzip and
- * so OkHttp leaves the body alone; decompressing here lets the cap count decompressed bytes, so
- * a 50 KB gzip bomb that inflates to gigabytes stops at the cap like any other long body.
- * Encodings other than gzip are kept as sent: the fetcher never asks for them (see
- * {@link ContentCoding}).
+ * Reads a response body up to a cap, decompressing gzip and deflate itself. The fetcher asks for
+ * gzip and so OkHttp leaves the body alone; decompressing here lets the cap count decompressed
+ * bytes, so a 50 KB gzip bomb that inflates to gigabytes stops at the cap like any other long
+ * body. Other encodings are kept as sent (see {@link ContentCoding}).
  *
  * <p>gzip is decoded by {@link GzipBody}, which keeps nothing of a header in memory and ignores
- * bytes after the last member, as browsers do. What a gzip body may take from the network is
- * capped as well ({@link #wireLimit}), so neither an endless header nor deflate blocks that
- * decode to nothing can hold a worker until the call's timeout.
+ * bytes after the last member, as browsers do; deflate, zlib-wrapped or raw, by {@link DeflateBody}.
+ * What a decoded body may take from the network is capped as well ({@link #wireLimit}), so
+ * neither an endless header nor deflate blocks that decode to nothing can hold a worker until the
+ * call's timeout.
  */
 final class BodyReader {
   private static final int STEP = 8192;
@@ -32,25 +32,26 @@ final class BodyReader {
    * @param truncated true when the body went past the cap or the read failed part way
    * @param wireBytes bytes taken from the network, compressed if the body was
    * @param failure the read's failure, or null
-   * @param badEncoding true when {@code failure} is the gzip data's fault, not the network's
+   * @param badEncoding true when {@code failure} is the gzip or deflate data's fault, not the network's
    */
   record Body(byte[] bytes, boolean truncated, long wireBytes, IOException failure, boolean badEncoding) {}
 
   /**
-   * Network bytes a gzip body may take for a cap of decoded bytes. Deflate grows data it cannot
+   * Network bytes a decoded body may take for a cap of decoded bytes. Deflate grows data it cannot
    * compress by a few bytes in 16 KB, so only a body built to waste our time reaches this.
    */
   static long wireLimit(long cap) {
     return cap + cap / 16 + 65_536;
   }
 
-  static Body read(BufferedSource body, boolean gunzip, long cap) {
-    CountingSource counting = new CountingSource(body, gunzip ? wireLimit(cap) : Long.MAX_VALUE);
+  static Body read(BufferedSource body, ContentCoding coding, long cap) {
+    CountingSource counting = new CountingSource(body, coding == ContentCoding.AS_SENT ? Long.MAX_VALUE : wireLimit(cap));
     BufferedSource wire = Okio.buffer(counting);
     Buffer out = new Buffer();
     try {
       // An empty body is not broken gzip: 204s and 304s often name an encoding and send nothing.
-      boolean complete = gunzip && !wire.exhausted() ? GzipBody.decode(wire, out, cap) : copy(wire, out, cap);
+      boolean complete = coding == ContentCoding.AS_SENT || wire.exhausted() ? copy(wire, out, cap)
+          : coding == ContentCoding.GZIP ? GzipBody.decode(wire, out, cap) : DeflateBody.decode(wire, out, cap);
       return new Body(upToCap(out, cap), !complete, counting.count, null, false);
     } catch (WireLimitReached e) {
       return new Body(upToCap(out, cap), true, counting.count, null, false);
@@ -75,7 +76,7 @@ final class BodyReader {
     return false;
   }
 
-  /** A gzip body took more from the network than its cap allows: kept as truncated, like a long body. */
+  /** A decoded body took more from the network than its cap allows: kept as truncated, like a long body. */
   private static final class WireLimitReached extends IOException {
     private static final long serialVersionUID = 1L;
 

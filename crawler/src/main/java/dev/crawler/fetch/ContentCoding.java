@@ -4,18 +4,24 @@ import java.util.Locale;
 import okhttp3.Headers;
 
 /**
- * Which response bodies the fetcher decodes: those gzip'd once and by nothing else. The fetcher
- * asks for gzip only, so OkHttp decodes nothing; a server that sends another coding anyway
- * (deflate, br, zstd, or gzip twice) has its body kept as sent. The WARC record needs the same
- * answer: it may drop {@code Content-Encoding} only from a body that was decoded.
+ * Which response bodies the fetcher decodes: those sent with exactly one content coding, gzip or
+ * deflate. The fetcher asks for gzip only, so OkHttp decodes nothing; deflate comes anyway from
+ * servers that send it unasked, and browsers decode it. Anything else (br, zstd, two codings) is
+ * kept as sent. The WARC record needs the same answer: it may drop {@code Content-Encoding} only
+ * from a body that was decoded.
  */
-public final class ContentCoding {
-  private ContentCoding() {}
+public enum ContentCoding {
+  /** No coding, or one the fetcher does not decode: the body is kept as sent. */
+  AS_SENT,
+  /** gzip or x-gzip (RFC 9110 8.4.1.3), decoded by {@code GzipBody}. */
+  GZIP,
+  /** deflate (RFC 9110 8.4.1.2): zlib-wrapped as the RFC says, or raw as some servers send it; decoded by {@code DeflateBody}. */
+  DEFLATE;
 
-  /** True if the headers name exactly one content coding, gzip (or x-gzip); identity is no coding. */
-  public static boolean decodedByCrawler(Headers headers) {
+  /** The coding the fetcher decodes for these headers; identity is no coding. */
+  public static ContentCoding of(Headers headers) {
     int codings = 0;
-    boolean gzip = false;
+    ContentCoding last = AS_SENT;
     // Every Content-Encoding header counts: codings may be split across several, in the order applied.
     for (String value : headers.values("Content-Encoding")) {
       for (String token : value.split(",")) {
@@ -24,9 +30,18 @@ public final class ContentCoding {
           continue;
         }
         codings++;
-        gzip = coding.equals("gzip") || coding.equals("x-gzip");
+        last = switch (coding) {
+          case "gzip", "x-gzip" -> GZIP;
+          case "deflate" -> DEFLATE;
+          default -> AS_SENT;
+        };
       }
     }
-    return codings == 1 && gzip;
+    return codings == 1 ? last : AS_SENT;
+  }
+
+  /** True if the fetcher decodes a body with these headers ({@link #of} is not {@link #AS_SENT}). */
+  public static boolean decodedByCrawler(Headers headers) {
+    return of(headers) != AS_SENT;
   }
 }

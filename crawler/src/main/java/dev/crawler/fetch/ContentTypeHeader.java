@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 /**
  * A Content-Type header read the way browsers read it, not the way OkHttp's {@code MediaType}
  * does: that one refuses the whole header for one odd parameter ({@code text/html ;charset=utf-8},
- * {@code video/mp4; codecs}), and a page with no type passed the type filter (a video was read
- * to the cap) and lost its charset. Here the type is what comes before the first {@code ;}, each
+ * {@code video/mp4; codecs}), and a page left with no type would pass the type filter (a video
+ * read to the cap) and lose its charset. Here the type is what comes before the first {@code ;}, each
  * parameter is judged alone, and of several comma-separated values the last valid one that is
  * not {@code *}{@code /*} wins (WHATWG Fetch, "extract a MIME type"); commas and semicolons inside
  * double quotes are not separators.

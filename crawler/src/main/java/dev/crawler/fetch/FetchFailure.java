@@ -85,8 +85,13 @@ record FetchFailure(FetchStatus status, String cause) {
     return failure(FetchStatus.IO_ERROR, e.getClass().getSimpleName() + ": " + message);
   }
 
-  static FetchFailure badEncoding(IOException e) {
-    return failure(FetchStatus.PROTOCOL_ERROR, "bad gzip body: " + e.getMessage());
+  static FetchFailure badEncoding(ContentCoding coding, IOException e) {
+    return failure(FetchStatus.PROTOCOL_ERROR, "bad " + coding.name().toLowerCase(Locale.ROOT) + " body: " + e.getMessage());
+  }
+
+  static FetchFailure brokenFraming(okhttp3.Headers headers) {
+    return failure(FetchStatus.PROTOCOL_ERROR, "conflicting or invalid Content-Length: "
+        + String.join(", ", headers.values("Content-Length")));
   }
 
   static FetchFailure unsupportedUrl(String why) {

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * accepted is not read at all.
  *
  * <p>A failure after the headers arrived (a reset, a timeout, a body shorter than its
- * Content-Length, broken gzip) keeps what was learnt: the result has the failure's status and
+ * Content-Length, broken gzip or deflate) keeps what was learnt: the result has the failure's status and
  * cause, and also the status code, the headers and the body bytes read so far, with
  * {@code truncated} set.
  */
@@ -76,10 +76,21 @@ public final class Fetcher implements AutoCloseable {
 
   /**
    * As {@link #fetch(String)}, running {@code onRequestStart} as the request is about to go out
-   * (after any connect), on the calling thread; not at all if no request was sent. It must not throw.
+   * (after any connect), on the calling thread; not at all if no request was sent. It must not
+   * throw; it may block to hold the request back (its wait counts against the total timeout).
    */
   public FetchResult fetch(String url, Runnable onRequestStart) {
     return fetch(url, acceptedTypes, options.maxContentBytes(), onRequestStart);
+  }
+
+  /** As {@link #fetch(String, Runnable)}, for a URL the caller has parsed already. */
+  public FetchResult fetch(HttpUrl url, Runnable onRequestStart) {
+    return fetch(url.toString(), url, acceptedTypes, options.maxContentBytes(), onRequestStart);
+  }
+
+  /** As {@link #fetchAnyType(String, Runnable)}, for a URL the caller has parsed already. */
+  public FetchResult fetchAnyType(HttpUrl url, Runnable onRequestStart) {
+    return fetch(url.toString(), url, ContentTypeFilter.ANY, options.maxContentBytes(), onRequestStart);
   }
 
   /** As {@link #fetchAnyType(String, long)}, up to {@code fetch.max-content-bytes}. */
@@ -97,8 +108,13 @@ public final class Fetcher implements AutoCloseable {
    * sitemaps, which servers label with whatever type they like.
    */
   public FetchResult fetchAnyType(String url, long maxContentBytes) {
+    return fetchAnyType(url, maxContentBytes, NOTHING);
+  }
+
+  /** As {@link #fetchAnyType(String, long)}, with {@code onRequestStart} as {@link #fetch(String, Runnable)} runs it. */
+  public FetchResult fetchAnyType(String url, long maxContentBytes, Runnable onRequestStart) {
     checkArgument(maxContentBytes > 0, "Max content bytes (%s) must be > 0", maxContentBytes);
-    return fetch(url, ContentTypeFilter.ANY, maxContentBytes, NOTHING);
+    return fetch(url, ContentTypeFilter.ANY, maxContentBytes, onRequestStart);
   }
 
   /** Evicts idle connections and stops OkHttp's threads. Calls in flight may still finish. */
@@ -117,7 +133,11 @@ public final class Fetcher implements AutoCloseable {
   // The stages of one fetch, in order: parse the URL, refuse private literals, send, read the
   // headers, decide on the body, read it. Each stage that can end the fetch returns a result.
   private FetchResult fetch(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
-    FetchResult result = fetchOnce(url, filter, cap, onRequestStart);
+    return fetch(url, url == null ? null : HttpUrl.parse(url), filter, cap, onRequestStart);
+  }
+
+  private FetchResult fetch(String url, HttpUrl httpUrl, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
+    FetchResult result = fetchOnce(url, httpUrl, filter, cap, onRequestStart);
     if (result.status() == FetchStatus.PRIVATE_ADDRESS && privateAddressExplained.compareAndSet(false, true)) {
       // A first crawl of a test site on 127.0.0.x otherwise shows only "robots unavailable".
       log.warn("Refused {}: {}. Only public addresses are crawled; set scope.allow-private-addresses: true "
@@ -127,10 +147,10 @@ public final class Fetcher implements AutoCloseable {
     return result;
   }
 
-  private FetchResult fetchOnce(String url, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
+  /** @param httpUrl {@code url} as OkHttp reads it; null if it cannot */
+  private FetchResult fetchOnce(String url, HttpUrl httpUrl, ContentTypeFilter filter, long cap, Runnable onRequestStart) {
     checkState(!closed.get(), "Fetcher is closed");
     Exchange exchange = new Exchange(url);
-    HttpUrl httpUrl = url == null ? null : HttpUrl.parse(url);
     if (httpUrl == null) {
       return exchange.failed(FetchFailure.unsupportedUrl("not an http(s) URL"), null);
     }
@@ -160,6 +180,11 @@ public final class Fetcher implements AutoCloseable {
       }
       try (response) {
         exchange.readHeaders(response, httpUrl);
+        if (trace.framing() == ResponseFraming.BROKEN) {
+          // RFC 9112 section 6.3: discard the response and close the connection, unread.
+          call.cancel();
+          return exchange.failed(FetchFailure.brokenFraming(response.headers()), null);
+        }
         if (!filter.accepts(exchange.contentType)) {
           // Closing an unread body would make OkHttp drain it to reuse the connection; a crawler
           // skipping a 200 MB video would rather pay for a new connection.
@@ -167,11 +192,11 @@ public final class Fetcher implements AutoCloseable {
           exchange.contentSkipped = true;
           return exchange.answered();
         }
-        BodyReader.Body body = BodyReader.read(response.body().source(), ContentCoding.decodedByCrawler(response.headers()), cap);
+        BodyReader.Body body = BodyReader.read(response.body().source(), ContentCoding.of(response.headers()), cap);
         exchange.body = body;
         if (body.failure() != null) {
           FetchFailure failure = body.badEncoding()
-              ? FetchFailure.badEncoding(body.failure())
+              ? FetchFailure.badEncoding(ContentCoding.of(response.headers()), body.failure())
               : FetchFailure.of(body.failure(), call.isCanceled(), options);
           return exchange.failed(failure, body);
         }

@@ -16,7 +16,7 @@ import java.net.InetAddress;
  * ({@code ::ffff:10.0.0.1}), IPv4-compatible ({@code ::10.0.0.1}), NAT64 ({@code 64:ff9b::/96})
  * and 6to4 ({@code 2002:AABB:CCDD::/48}). Java turns a mapped address it parses into an
  * {@link Inet4Address}, but not one the system resolver returns in an AAAA record, so a name
- * whose AAAA is {@code ::ffff:127.0.0.1} reached loopback before this check.
+ * whose AAAA is {@code ::ffff:127.0.0.1} would otherwise reach loopback.
  */
 public final class PrivateAddresses {
   private PrivateAddresses() {}

@@ -7,12 +7,13 @@
  * literal, since OkHttp does not ask the resolver about literals; send the GET, with names
  * resolved by {@code PublicOnlyDns}, which drops private addresses; read the status line and
  * headers, resolving a redirect's Location but not following it; skip a body whose type is not
- * accepted; read the body with {@code BodyReader}, which decompresses gzip itself and stops at
+ * accepted; read the body with {@code BodyReader}, which decompresses gzip and deflate itself and stops at
  * the cap. Every failure on the way becomes a {@link dev.crawler.fetch.FetchStatus} and a
  * short cause ({@code FetchFailure}).
  *
  * <p>Package-private helpers: {@code ContentTypeFilter} (media ranges), {@code RetryAfter}
  * (the header's two forms), {@code ExchangeTrace} (request headers and server address, from
- * OkHttp's events).
+ * OkHttp's events; it also closes a connection that {@code UnreadBytes} finds holding bytes no
+ * response claimed, or whose response {@code ResponseFraming} finds ambiguously framed).
  */
 package dev.crawler.fetch;

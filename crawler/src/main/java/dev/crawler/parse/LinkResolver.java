@@ -1,27 +1,27 @@
 package dev.crawler.parse;
 
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.util.Locale;
-import org.jsoup.internal.StringUtil;
+import okhttp3.HttpUrl;
 
 /**
  * Turns an attribute value into an absolute http(s) URL without fragment, the way a browser
  * resolves it against the page (or its {@code <base href>}), or null when it is no link to crawl.
- * Spaces and non-ASCII characters stay: the crawl's normalizer escapes them.
+ * A link to the page itself (an empty or fragment-only href) is none: the page is known.
+ * Non-ASCII characters the shortcut passes stay: the crawl's normalizer escapes them.
  *
- * <p>Resolution is jsoup's ({@code Element.absUrl}), called with the base parsed once per page
- * instead of once per link. Three shapes that make up most links skip it, since parsing a
- * {@code java.net.URL} costs about a microsecond, as much as parsing the markup around the link:
+ * <p>Resolution is the WHATWG URL Standard's, as OkHttp's {@link HttpUrl#resolve} implements it
+ * (special-scheme quirks such as {@code http:example.com} relative to an http base, backslashes
+ * as slashes, dot segments), after the standard's own first steps that OkHttp leaves out: tabs
+ * and newlines removed anywhere. The host's last word (UTS 46, IPv4 number forms) is the
+ * normalizer's, which every URL meets next. Three shapes that make up most links skip the parse:
  * root-relative paths ({@code /a/b?c}), plain absolute URLs ({@code https://host:port/a}) and
  * relative paths ({@code ../b/c.html}), when they hold no dot segment (but leading ones),
- * backslash or control character. The test suite checks that the
- * shortcut and jsoup agree. Schemes other than http(s) are refused before resolving, since
- * {@code java.net.URL} answers an unknown scheme with an exception, and a page may hold
+ * backslash, space or control character; the test suite checks that once normalized they agree with
+ * the parse. Schemes other than http(s) are refused before resolving, since a page may hold
  * thousands of {@code javascript:} links.
  */
 final class LinkResolver {
-  private URL base;
+  private HttpUrl base;
   /** "scheme://host[:port]" of the base as jsoup writes it (no user info), or null without a base. */
   private String origin;
   /** The base's path up to and including its last '/', or null if relative paths must be parsed. */
@@ -45,8 +45,8 @@ final class LinkResolver {
   }
 
   String resolve(String attribute) {
-    // HTML strips leading and trailing ASCII whitespace from URL attributes; trim() also drops
-    // other control characters, which the WHATWG URL parser drops too.
+    // HTML strips leading and trailing ASCII whitespace from URL attributes, and the URL parser
+    // leading and trailing C0 controls and spaces: trim() does both.
     String href = attribute.trim();
     if (href.isEmpty() || href.charAt(0) == '#') {
       return null;
@@ -71,8 +71,8 @@ final class LinkResolver {
   /**
    * A relative path ("page-3.html", "../api/page-3.html?x=1", "./"), resolved against the base's
    * directory: leading "../" climb it, leading "./" stay. Null for anything that could be read
-   * another way: a scheme or a ':' before the path ends, a climb above the root (where browsers
-   * and java.net.URL differ), and dot segments after the start.
+   * another way: a scheme or a ':' before the path ends, a climb above the root (left to the
+   * parse), and dot segments after the start.
    */
   private String resolveRelativePath(String href) {
     if (baseDirectory == null) {
@@ -96,7 +96,7 @@ final class LinkResolver {
     for (int i = start; i < href.length(); i++) {
       char c = href.charAt(i);
       if (c == ':') {
-        return null; // "mailto:x", "a:b": a scheme, or a path java.net.URL may read as one
+        return null; // "mailto:x", "a:b": a scheme, or left to the parse
       }
       if (c == '/' || c == '?' || c == '#') {
         break;
@@ -112,42 +112,42 @@ final class LinkResolver {
     return withoutFragment(origin + baseDirectory.substring(0, directoryEnd) + href.substring(start));
   }
 
-  /** No control character, backslash or dot segment from {@code from} on: nothing a parser would rewrite. */
+  /**
+   * No control character, space, backslash or dot segment from {@code from} on: nothing a parser
+   * would rewrite. (A space the shortcut passed could end the URL once the fragment is cut, where
+   * the normalizer would trim it off.)
+   */
   private static boolean isPlain(String href, int from) {
     for (int i = from; i < href.length(); i++) {
       char c = href.charAt(i);
-      if (c < 0x20 || c == '\\' || c == '.' && i > from && href.charAt(i - 1) == '/') {
+      if (c <= 0x20 || c == '\\' || c == '.' && i > from && href.charAt(i - 1) == '/') {
         return false;
       }
     }
     return true;
   }
 
-  @SuppressWarnings("deprecation") // new URL(String): java.net.URL is what jsoup resolves with
   String resolveByParsing(String href) {
     if (!hasHttpOrNoScheme(href)) {
       return null;
     }
-    try {
-      URL url = base != null ? StringUtil.resolve(base, slashesForBackslashes(href)) : new URL(href);
-      String protocol = url.getProtocol();
-      if (!protocol.equals("http") && !protocol.equals("https") || url.getHost().isEmpty()) {
-        return null;
-      }
-      return withoutFragment(url.toExternalForm());
-    } catch (MalformedURLException | RuntimeException e) {
-      return null; // an href no browser could follow either
-    }
+    String cleaned = withoutTabsAndNewlines(href);
+    HttpUrl url = base != null ? base.resolve(cleaned) : HttpUrl.parse(cleaned);
+    return url == null ? null : withoutFragment(url.toString());
   }
 
-  private void setBase(URL url) {
+  private void setBase(HttpUrl url) {
     this.base = url;
-    this.origin = url == null ? null
-        : url.getProtocol() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort());
-    String path = url == null ? null : url.getPath().isEmpty() ? "/" : url.getPath();
-    // java.net.URL removes dot segments of the base while resolving; a base with them takes the long way.
-    this.baseDirectory = path == null || path.contains("/.") || !path.startsWith("/") ? null
-        : path.substring(0, path.lastIndexOf('/') + 1);
+    if (url == null) {
+      this.origin = null;
+      this.baseDirectory = null;
+      return;
+    }
+    String host = url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host();
+    boolean defaultPort = url.port() == HttpUrl.defaultPort(url.scheme());
+    this.origin = url.scheme() + "://" + host + (defaultPort ? "" : ":" + url.port());
+    String path = url.encodedPath();
+    this.baseDirectory = path.substring(0, path.lastIndexOf('/') + 1);
   }
 
   /** A host of letters, digits, dots and hyphens, then an optional ":digits", then the end or '/', '?', '#'. */
@@ -169,7 +169,7 @@ final class LinkResolver {
       }
     }
     if (i == href.length()) {
-      return false; // "http://host" without a path: java.net.URL's spelling decides
+      return false; // "http://host" without a path: the parse adds the '/'
     }
     char next = href.charAt(i);
     return next == '/' || next == '?' || next == '#';
@@ -204,34 +204,26 @@ final class LinkResolver {
     return true;
   }
 
-  /**
-   * WHATWG URL: in http(s) URLs a backslash before the query counts as a slash
-   * ({@code \\other.example\a} is {@code //other.example/a}); java.net.URL keeps it.
-   */
-  private static String slashesForBackslashes(String href) {
-    int end = href.length();
+  /** WHATWG URL, basic URL parser: "remove all ASCII tab or newline from input". */
+  private static String withoutTabsAndNewlines(String href) {
     for (int i = 0; i < href.length(); i++) {
       char c = href.charAt(i);
-      if (c == '?' || c == '#') {
-        end = i;
-        break;
+      if (c == '\t' || c == '\n' || c == '\r') {
+        StringBuilder out = new StringBuilder(href.length()).append(href, 0, i);
+        for (int j = i + 1; j < href.length(); j++) {
+          char d = href.charAt(j);
+          if (d != '\t' && d != '\n' && d != '\r') {
+            out.append(d);
+          }
+        }
+        return out.toString();
       }
     }
-    int backslash = href.indexOf('\\');
-    if (backslash < 0 || backslash >= end) {
-      return href;
-    }
-    return href.substring(0, end).replace('\\', '/') + href.substring(end);
+    return href;
   }
 
-  @SuppressWarnings("deprecation") // java.net.URL is what jsoup resolves with
-  private static URL parse(String url) {
-    try {
-      URL parsed = new URL(url);
-      String protocol = parsed.getProtocol();
-      return (protocol.equals("http") || protocol.equals("https")) && !parsed.getHost().isEmpty() ? parsed : null;
-    } catch (MalformedURLException | RuntimeException e) {
-      return null;
-    }
+  /** The page's URL as the base, or null if it is not an http(s) URL (then only absolute links resolve). */
+  private static HttpUrl parse(String url) {
+    return HttpUrl.parse(withoutTabsAndNewlines(url.trim()));
   }
 }

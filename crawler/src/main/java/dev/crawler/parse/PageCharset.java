@@ -110,7 +110,7 @@ final class PageCharset {
   /**
    * The encodings of the WHATWG Encoding Standard, by the JDK's names for them. Browsers ignore
    * any other label, and so does this: the JDK knows EBCDIC, UTF-32 and dozens more, and a page
-   * whose meta named {@code IBM037} was decoded as EBCDIC and lost every link.
+   * whose meta names {@code IBM037} would be decoded as EBCDIC and lose every link.
    */
   private static final Set<String> WEB_ENCODINGS = Set.of("UTF-8", "UTF-16BE", "UTF-16LE", "UTF-16", "IBM866",
       "ISO-8859-1", "US-ASCII", "GB2312", "ISO-8859-9", "TIS-620", "x-iso-8859-11", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7",

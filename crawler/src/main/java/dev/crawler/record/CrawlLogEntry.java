@@ -162,7 +162,7 @@ public record CrawlLogEntry(Instant time, CrawlOutcome outcome, int httpStatus, 
         case '\t' -> out.append("\\t");
         default -> {
           // Other controls, and whitespace the column split or strip() would eat at either end,
-          // as \\uXXXX: a detail reads back exactly (a NUL became a space, and a space at the end went).
+          // as \\uXXXX, so a detail reads back exactly (not a NUL as a space, nor without a space at its end).
           boolean edge = (i == 0 || i == last) && (Character.isWhitespace(c) || Character.isSpaceChar(c));
           if (Character.isISOControl(c) || edge) {
             out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));

@@ -12,13 +12,13 @@ import okhttp3.HttpUrl;
  * {@link FetchResult}. OkHttp hands us parsed headers, not the bytes on the wire, so the head is
  * written again in HTTP/1.x form: header order and spelling as received, one header a line.
  *
- * <p>The response body in the record is the body as kept (gzip decoded, maybe cut at the cap), so
+ * <p>The response body in the record is the body as kept (gzip or deflate decoded, maybe cut at the cap), so
  * the headers that describe the wire form would lie about it. They are renamed, not dropped, as
  * StormCrawler's WARC module does: {@code Transfer-Encoding} and {@code Content-Length} become
  * {@code X-Crawler-Transfer-Encoding} and so on, and a {@code Content-Length} of the kept body is
  * added, so that WARC readers (pywb, jwarc) find the payload without decoding it again.
  * {@code Content-Encoding} is renamed only when the fetcher decoded the body
- * ({@link ContentCoding#decodedByCrawler}); a body kept as sent (deflate, br) keeps it, so a
+ * ({@link ContentCoding#decodedByCrawler}); a body kept as sent (br, zstd) keeps it, so a
  * replay knows the payload is still encoded.
  */
 final class HttpBlocks {

@@ -43,11 +43,9 @@ final class RecordEncoder {
   /**
    * Deflate level of the gzip members when none is given (output.warc-compression-level).
    * jwarc's own GZIP mode deflates at 9; 6 is gzip's default and what most WARC writers use.
-   * Measured on 553 demo pages (19 KB bodies, one core, JDK zlib): level 1 130 MB/s at 33.6%
-   * of the input, 3 106 MB/s at 31.9%, 6 61 MB/s at 29.9%. Level 3 is the last of zlib's fast
-   * levels (no lazy matching; longer match chains than 1 and 2); in the crawl bench it took 10% less of the
-   * crawler's CPU a page than 6 (1.64 against 1.82 ms) for WARC files 6% larger, and level 1
-   * saved nothing more for files 11% larger (crawler/README.md, "WARC level").
+   * Level 3 is the last of zlib's fast levels (no lazy matching; longer match chains than 1 and
+   * 2): in the crawl bench it takes about a tenth less of the crawler's CPU a page than 6 for WARC
+   * files 6% larger, and level 1 saves no more CPU for files 11% larger.
    */
   static final int DEFAULT_GZIP_LEVEL = 3;
 

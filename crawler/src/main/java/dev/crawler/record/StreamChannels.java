@@ -10,14 +10,14 @@ import java.nio.channels.WritableByteChannel;
  * A channel over a stream that an interrupt does not close. Those of
  * {@link java.nio.channels.Channels} and {@link java.nio.channels.FileChannel} are interruptible:
  * an interrupt of the thread using one closes it. A stop interrupts the fetch workers still
- * running at the end of its grace time, and one of them caught writing its records closed the
- * WARC file under every other worker: the clean stop ended as a failure. The WARC file is
+ * running at the end of its grace time, and one of them caught writing its records would close
+ * the WARC file under every other worker: the clean stop would end as a failure. The WARC file is
  * opened with {@link java.nio.file.Files#newOutputStream}, which JDK 17 and 25 do not close on an
  * interrupt (the crawl log is written the same way), and written through {@link #writable}.
  * jwarc encodes records through channels we hand it, in memory ({@link RecordEncoder}): those
  * are these too. Made with {@link java.nio.channels.Channels}, an interrupt landing while a
- * worker encoded closed its encoder's channel for good, the encoder went back to the pool, and
- * every record that borrowed it later failed.
+ * worker encodes would close its encoder's channel for good, and every record that later borrows
+ * that pooled encoder would fail.
  */
 final class StreamChannels {
   private StreamChannels() {}

@@ -97,8 +97,22 @@ public final class RobotsCache {
    * @throws IllegalArgumentException if {@code url} is not an http(s) URL: the normalizer lets none through
    */
   public HostRobots forUrl(String url) {
+    return forUrl(url, () -> {});
+  }
+
+  /**
+   * As {@link #forUrl(String)}, running {@code beforeEachRequest} as each robots.txt request (each
+   * redirect hop) made for this caller is about to go out: it may hold the request back until
+   * the host's politeness allows it. It must not throw.
+   */
+  public HostRobots forUrl(String url, Runnable beforeEachRequest) {
     HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
     checkArgument(parsed != null, "URL (%s) must be an http(s) URL", url);
+    return forUrl(parsed, beforeEachRequest);
+  }
+
+  /** As {@link #forUrl(String, Runnable)}, for a URL the caller has parsed already. */
+  public HostRobots forUrl(HttpUrl parsed, Runnable beforeEachRequest) {
     String key = originOf(parsed);
     CompletableFuture<HostRobots> robots;
     boolean fetchHere = false;
@@ -114,7 +128,7 @@ public final class RobotsCache {
       lock.unlock();
     }
     if (fetchHere) {
-      fetch(key, robotsUrl(parsed), robots);
+      fetch(key, robotsUrl(parsed), robots, beforeEachRequest);
     }
     return robots.join();
   }
@@ -139,7 +153,7 @@ public final class RobotsCache {
     return storeHits.get();
   }
 
-  private void fetch(String key, String robotsUrl, CompletableFuture<HostRobots> robots) {
+  private void fetch(String key, String robotsUrl, CompletableFuture<HostRobots> robots, Runnable beforeEachRequest) {
     try {
       HostRobots kept = fromStore(key);
       if (kept != null) {
@@ -147,7 +161,7 @@ public final class RobotsCache {
         robots.complete(kept);
         return;
       }
-      RobotsReader.Answer answer = reader.read(robotsUrl);
+      RobotsReader.Answer answer = reader.read(robotsUrl, beforeEachRequest);
       if (answer.stored() != null) {
         store.put(key, answer.stored());
       }

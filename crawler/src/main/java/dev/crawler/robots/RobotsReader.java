@@ -62,18 +62,25 @@ final class RobotsReader {
    */
   record Answer(HostRobots robots, StoredRobots stored) {}
 
-  /** @param robotsUrl {@code scheme://host:port/robots.txt} */
-  Answer read(String robotsUrl) {
+  /**
+   * @param robotsUrl {@code scheme://host:port/robots.txt}
+   * @param beforeEachRequest run as each request (each redirect hop) is about to go out; it may hold it back
+   */
+  Answer read(String robotsUrl, Runnable beforeEachRequest) {
     String target = robotsUrl;
     for (int redirects = 0; ; redirects++) {
-      FetchResult result = fetcher.fetchAnyType(target, MAX_ROBOTS_BYTES);
+      FetchResult result = fetcher.fetchAnyType(target, MAX_ROBOTS_BYTES, beforeEachRequest);
       fetches.incrementAndGet();
       onFetch.accept(result);
       if (!result.isRedirect()) {
         return interpret(result);
       }
       if (redirects == MAX_REDIRECTS) {
-        return new Answer(unavailable("more than " + MAX_REDIRECTS + " redirects"), null);
+        // RFC 9309 2.3.1.2 lets a crawler read a longer chain as "unavailable", which 2.3.1.3
+        // defines as allow-all (as for a 4xx), and that is what Google does: a site that loops
+        // its robots.txt has no rules to give, and the host is not down.
+        Instant now = clock.instant();
+        return new Answer(allowAll(now), new StoredRobots(ALLOW_ALL, target, null, new byte[0], now));
       }
       if (result.location() == null) {
         return new Answer(unavailable(result.httpStatus() + " redirect without a usable Location"), null);
@@ -111,7 +118,7 @@ final class RobotsReader {
   private HostRobots found(String url, byte[] body, String contentType, Instant fetchedAt) {
     BaseRobotRules rules;
     try {
-      rules = parser.parseContent(url, body, contentType, agentNames);
+      rules = parser.parseContent(url, CrawlDelayLines.readable(body, contentType), contentType, agentNames);
     } catch (RuntimeException e) {
       // The parser takes any bytes; if it ever fails, err on the side of not crawling.
       log.warn("robots.txt parser failed on {}: {}; the host waits as if robots.txt were unavailable",
@@ -119,7 +126,7 @@ final class RobotsReader {
       return unavailable("parser failed: " + e.getClass().getSimpleName());
     }
     long delay = rules.getCrawlDelay();
-    Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? null : Duration.ofMillis(delay);
+    Duration crawlDelay = delay == BaseRobotRules.UNSET_CRAWL_DELAY ? null : Duration.ofMillis(Math.max(0, delay));
     return new HostRobots(FOUND, rules, crawlDelay, rules.getSitemaps(), fetchedAt, null);
   }
 

@@ -8,7 +8,9 @@
  * any host; the first 512 KiB are parsed by crawler-commons' {@code SimpleRobotRulesParser},
  * matching our agent name as a product token; a 2xx is {@code FOUND}, a 4xx (but 429) is
  * {@code ALLOW_ALL}, anything else (5xx, 429, no answer, a sixth redirect) is
- * {@code UNAVAILABLE}, which disallows the host until the retry delay has passed. The parser
+ * {@code UNAVAILABLE}, which disallows the host until the retry delay has passed. Crawl-delay
+ * values are made readable first ({@code CrawlDelayLines}): crawler-commons drops any it cannot
+ * read as an int or a decimal, and a huge one asks for the longest delay, not none. The parser
  * takes any bytes, so a binary or HTML robots.txt gives whatever rules it finds, never an
  * exception.
  */

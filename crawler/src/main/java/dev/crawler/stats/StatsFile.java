@@ -48,7 +48,7 @@ import java.util.Map;
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"format", "scope", "time", "runSeconds", "pagesPerSecond", "averagePagesPerSecond", "crawl",
     "thisRun", "frontier", "seen", "failures"})
-record StatsFile(int format, Map<String, String> scope, String time, double runSeconds, double pagesPerSecond,
+public record StatsFile(int format, Map<String, String> scope, String time, double runSeconds, double pagesPerSecond,
     double averagePagesPerSecond, StatsSnapshot crawl, StatsSnapshot thisRun, FrontierStats frontier, UrlSeenStats seen,
     FailureSummary failures) {
 
@@ -76,7 +76,7 @@ record StatsFile(int format, Map<String, String> scope, String time, double runS
       .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
       .build();
 
-  StatsFile {
+  public StatsFile {
     crawl = crawl == null ? StatsSnapshot.EMPTY : crawl;
   }
 
@@ -101,7 +101,12 @@ record StatsFile(int format, Map<String, String> scope, String time, double runS
     Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  static StatsFile read(Path file) {
+  /**
+   * Reads a stats.json.
+   *
+   * @throws UncheckedIOException naming the file if it is missing or not a stats file
+   */
+  public static StatsFile read(Path file) {
     try {
       return JSON.readValue(file.toFile(), StatsFile.class);
     } catch (IOException e) {

@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,7 @@ public final class StatsReporter implements AutoCloseable {
   private ScheduledExecutorService timer;
   private Sample previous;
   private boolean writeFailing;
+  private final List<Consumer<StatsFile>> readers = new CopyOnWriteArrayList<>();
   private boolean closed;
 
   /**
@@ -87,6 +91,14 @@ public final class StatsReporter implements AutoCloseable {
     });
     long millis = interval.toMillis();
     timer.scheduleAtFixedRate(this::reportQuietly, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Hands {@code reader} every report from now on, the same numbers stats.json gets, on the
+   * reporting thread: it must return quickly. One that throws is logged and kept.
+   */
+  public void publishTo(Consumer<StatsFile> reader) {
+    readers.add(Objects.requireNonNull(reader, "reader"));
   }
 
   /** The stats line now, rates over the time since the last report. Does not count as a report. */
@@ -163,6 +175,13 @@ public final class StatsReporter implements AutoCloseable {
   }
 
   private void write(StatsFile file) {
+    for (Consumer<StatsFile> reader : readers) {
+      try {
+        reader.accept(file);
+      } catch (RuntimeException e) {
+        log.warn("A reader of the stats failed: {}", e.toString());
+      }
+    }
     if (statsJson == null) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.crawler.store;
 
+import dev.crawler.rocks.RocksLibrary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class SmallStore implements AutoCloseable {
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   private final Options options;

@@ -7,10 +7,9 @@ import okhttp3.HttpUrl;
  * The normalizer's verdict checked against the HTTP client's own reading of the URL. Both follow
  * the URL standards, but not the same edition of IDNA: the normalizer (crawler-commons and the
  * JDK) accepts names OkHttp refuses ({@code xn--zz.example.com}, a 64-letter label) or reads as
- * another name ({@code xn--ab-.com} as {@code ab.com}). Queued, such a URL broke its visit (the
- * robots.txt lookup threw, with a stack trace and no outcome counted); or scope, the host's
- * politeness and the crawl log judged one name while robots.txt and the request went to
- * another. Refused here, they are counted as rejected links.
+ * another name ({@code xn--ab-.com} as {@code ab.com}). Queued, such a URL would break its visit
+ * (the robots.txt lookup throws), or scope, politeness and the crawl log would judge one name
+ * while robots.txt and the request go to another. Refused here, they are counted as rejected links.
  */
 public final class FetchableUrls {
   private FetchableUrls() {}
@@ -24,14 +23,19 @@ public final class FetchableUrls {
   }
 
   /**
-   * The URL as the HTTP client reads it, or null if it cannot fetch it as it is (a URL queued
-   * before this check existed may not be one). An IPv6 literal spelled otherwise than the client
-   * spells it passes: a build before RFC 5952 spelling queued such URLs, and the client fetches
-   * them all the same.
+   * The URL as the HTTP client reads it, or null if it cannot fetch it as it is (a URL an older
+   * build queued may not be one). An IPv6 literal spelled otherwise than the client spells it
+   * (not RFC 5952) passes: older stores hold such URLs, and the client fetches them all the same.
    */
   public static HttpUrl fetchable(String url) {
     HttpUrl parsed = HttpUrl.parse(url);
     return unreadable(url, parsed, true) == null ? parsed : null;
+  }
+
+  /** As {@link #fetchable(String)}, with the parse the URL carries. */
+  public static HttpUrl fetchable(CrawlUrl url) {
+    HttpUrl parsed = url.httpUrl();
+    return unreadable(url.url(), parsed, true) == null ? parsed : null;
   }
 
   /** Why the client does not read {@code url} as it is written, or null if it does. */

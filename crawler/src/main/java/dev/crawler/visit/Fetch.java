@@ -2,44 +2,36 @@ package dev.crawler.visit;
 
 import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.Fetcher;
-import dev.crawler.frontier.Frontier;
 import dev.crawler.parse.SitemapReader;
+import okhttp3.HttpUrl;
 
 /**
- * The request. The frontier is told when it actually goes out, so the next request to the queue
- * waits the queue's delay from then, not from the lease. A gzipped sitemap is read whatever its
- * content type.
+ * The request. Just before its first byte goes out (after any connect) it waits its turn
+ * ({@link RequestTurns}): a request that left late must not come closer than the queue's delay to
+ * the next, nor after it. A gzipped sitemap is read whatever its content type.
  */
 final class Fetch implements VisitStage {
   private final Fetcher fetcher;
-  private final Frontier frontier;
+  private final RequestTurns turns;
   private final boolean followSitemaps;
 
-  Fetch(Fetcher fetcher, Frontier frontier, boolean followSitemaps) {
+  Fetch(Fetcher fetcher, RequestTurns turns, boolean followSitemaps) {
     this.fetcher = fetcher;
-    this.frontier = frontier;
+    this.turns = turns;
     this.followSitemaps = followSitemaps;
   }
 
   @Override
   public Step apply(Visit visit) {
     String url = visit.url().url();
-    Runnable requestStarts = () -> requestStarts(visit);
+    HttpUrl httpUrl = visit.url().httpUrl();
+    Runnable startRequest = () -> turns.await(visit);
     FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url)
-        ? fetcher.fetchAnyType(url, requestStarts) : fetcher.fetch(url, requestStarts);
+        ? fetcher.fetchAnyType(httpUrl, startRequest) : fetcher.fetch(httpUrl, startRequest);
     if (visit.aborted()) {
       return Step.LEAVE_OPEN;   // cut short by a stop: nothing recorded, the lease returns on resume
     }
     visit.result(result);
     return Step.NEXT;
-  }
-
-  /** A frontier that fails here fails the lease's completion too, which reports it; the fetch goes on. */
-  private void requestStarts(Visit visit) {
-    try {
-      frontier.requestStarts(visit.lease());
-    } catch (RuntimeException e) {
-      // reported by the completion of this lease
-    }
   }
 }

@@ -5,18 +5,25 @@ import dev.crawler.frontier.Frontier;
 /**
  * Puts the URL back, with no request made, if its queue got stricter since its lease: another
  * fetch of the queue (another host of a domain queue, say) learnt a robots.txt Crawl-delay
- * meanwhile. It comes back under the queue's new delay and connection limit. Stands before each
- * stage that may send a request, since the one before it may have taken a while.
+ * meanwhile. It comes back under the queue's new delay and connection limit. Stands before the
+ * page's request, after robots.txt (which may have taken a while), and first waits for a
+ * robots.txt lookup of the queue that is under way.
  */
 final class QueueGate implements VisitStage {
   private final Frontier frontier;
+  private final RobotsLookups lookups;
 
-  QueueGate(Frontier frontier) {
+  /** @param lookups robots.txt lookups to wait for first (of other hosts of the queue) */
+  QueueGate(Frontier frontier, RobotsLookups lookups) {
     this.frontier = frontier;
+    this.lookups = lookups;
   }
 
   @Override
   public Step apply(Visit visit) {
+    if (!lookups.awaitNone(visit.lease().hostKey(), visit::aborted)) {
+      return Step.LEAVE_OPEN;   // a stop cut the wait short
+    }
     return frontier.mayRequest(visit.lease()) ? Step.NEXT : Step.Done.putBack();
   }
 }

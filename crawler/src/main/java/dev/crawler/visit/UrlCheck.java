@@ -11,7 +11,7 @@ import dev.crawler.url.FetchableUrls;
 final class UrlCheck implements VisitStage {
   @Override
   public Step apply(Visit visit) {
-    if (visit.url() == null || FetchableUrls.fetchable(visit.url().url()) == null) {
+    if (visit.url() == null || FetchableUrls.fetchable(visit.url()) == null) {
       return new Step.Done(CrawlOutcome.UNSUPPORTED_URL, FetchOutcome.SKIPPED,
           "the HTTP client cannot fetch this URL as it is");
     }

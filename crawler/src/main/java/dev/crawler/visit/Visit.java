@@ -18,6 +18,7 @@ public final class Visit {
   private HostRobots robots;
   private boolean robotsJustFetched;
   private FetchResult result;
+  private int requestsSent;
 
   Visit(Lease lease, BooleanSupplier aborted) {
     this.lease = lease;
@@ -60,6 +61,15 @@ public final class Visit {
 
   boolean robotsJustFetched() {
     return robotsJustFetched;
+  }
+
+  /** Requests sent for this visit so far: robots.txt, its redirect hops, the page. */
+  int requestsSent() {
+    return requestsSent;
+  }
+
+  void requestSent() {
+    requestsSent++;
   }
 
   /** The fetch's result, once {@link Fetch} has one. */

@@ -6,6 +6,7 @@ import dev.crawler.record.CrawlLog;
 import dev.crawler.record.CrawlLogEntry;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.stats.CrawlStats;
+import dev.crawler.stats.VisitWatch;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,10 +14,12 @@ import java.time.Instant;
 final class VisitLog {
   private final CrawlLog crawlLog;   // null when output.crawl-log is off
   private final CrawlStats stats;
+  private final VisitWatch watch;
 
-  VisitLog(CrawlLog crawlLog, CrawlStats stats) {
+  VisitLog(CrawlLog crawlLog, CrawlStats stats, VisitWatch watch) {
     this.crawlLog = crawlLog;
     this.stats = stats;
+    this.watch = watch;
   }
 
   void record(Lease lease, CrawlOutcome outcome, FetchResult result, String detail) {
@@ -27,12 +30,13 @@ final class VisitLog {
     // the URL again.
     Runnable count = () -> stats.page(outcome, status, bytes);
     stats.visited(outcome, status, lease.url());
+    Duration took = result == null ? Duration.ZERO : result.duration();
     if (crawlLog == null) {
       count.run();
-      return;
+    } else {
+      crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
+          took, lease.url(), lease.via(), result == null ? null : result.contentType(), lease.depth(), detail), count);
     }
-    crawlLog.log(new CrawlLogEntry(result == null ? Instant.now() : result.startedAt(), outcome, status, bytes,
-        result == null ? Duration.ZERO : result.duration(), lease.url(), lease.via(),
-        result == null ? null : result.contentType(), lease.depth(), detail), count);
+    watch.visited(lease.hostKey(), lease.url(), outcome, status, result == null ? null : took, detail);
   }
 }

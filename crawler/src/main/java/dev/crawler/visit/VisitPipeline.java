@@ -12,6 +12,7 @@ import dev.crawler.record.WarcRecorder;
 import dev.crawler.robots.RobotsCache;
 import dev.crawler.scope.PageBudget;
 import dev.crawler.stats.CrawlStats;
+import dev.crawler.stats.VisitWatch;
 import dev.crawler.store.StorageFailure;
 import java.util.ArrayList;
 import java.time.Duration;
@@ -125,11 +126,14 @@ public final class VisitPipeline {
   public static final class Builder {
     private final Frontier frontier;
     private final Retries retries = new Retries();
+    private final RobotsLookups lookups = new RobotsLookups();
+    private final RequestTurns turns;
     private final ArrayList<VisitStage> stages = new ArrayList<>();
     private VisitLog log;
 
     private Builder(Frontier frontier) {
       this.frontier = frontier;
+      this.turns = new RequestTurns(frontier);
     }
 
     public Builder then(VisitStage stage) {
@@ -141,14 +145,15 @@ public final class VisitPipeline {
       return then(new UrlCheck());
     }
 
+    /** The queue gate before the page's request (see {@link QueueGate}). */
     public Builder queueGate() {
-      return then(new QueueGate(frontier));
+      return then(new QueueGate(frontier, lookups));
     }
 
     public Builder robots(RobotsCache robots, LinkIntake intake,
         boolean followSitemaps) {
-      return then(new RobotsCheck(robots, new RobotsApplied(RobotsApplied.HostDelays.of(frontier), intake,
-          followSitemaps), retries));
+      return then(new RobotsCheck(frontier, robots, new RobotsApplied(RobotsApplied.HostDelays.of(frontier), intake,
+          followSitemaps), retries, lookups, turns));
     }
 
     public Builder pageBudget(PageBudget budget, Runnable crawlBudgetSpent) {
@@ -156,7 +161,7 @@ public final class VisitPipeline {
     }
 
     public Builder fetch(Fetcher fetcher, boolean followSitemaps) {
-      return then(new Fetch(fetcher, frontier, followSitemaps));
+      return then(new Fetch(fetcher, turns, followSitemaps));
     }
 
     /** The WARC stage; none when {@code warc} is null (output.warc off). */
@@ -175,7 +180,12 @@ public final class VisitPipeline {
 
     /** Where each visit's line and count go: the crawl log (null when it is off) and the stats. */
     public Builder recordedIn(CrawlLog crawlLog, CrawlStats stats) {
-      this.log = new VisitLog(crawlLog, stats);
+      return recordedIn(crawlLog, stats, VisitWatch.NONE);
+    }
+
+    /** As {@link #recordedIn(CrawlLog, CrawlStats)}, and each settled visit told to {@code watch}. */
+    public Builder recordedIn(CrawlLog crawlLog, CrawlStats stats, VisitWatch watch) {
+      this.log = new VisitLog(crawlLog, stats, watch);
       return this;
     }
 

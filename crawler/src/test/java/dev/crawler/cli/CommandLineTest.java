@@ -74,6 +74,8 @@ class CommandLineTest {
     Path data = dir.resolve("data");
     Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
     Path file = Files.writeString(dir.resolve("crawl.yaml"), """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           seeds: '%s'

@@ -50,6 +50,8 @@ public final class CrawlBench {
     Path dir = Files.createTempDirectory("crawl-bench-");
     try (BenchSite site = BenchSite.start(hosts, pages, siteProcess)) {
       CrawlConfig config = ConfigLoader.parse("""
+          status:
+            listen: 127.0.0.1:0   # any free port: test crawls run side by side
           crawl:
             data-dir: '%s'
             user-agent:

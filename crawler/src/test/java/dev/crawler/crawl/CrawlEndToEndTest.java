@@ -96,6 +96,8 @@ class CrawlEndToEndTest {
     StringBuilder politenessKeys = new StringBuilder();
     politeness.forEach((key, value) -> politenessKeys.append("  ").append(key).append(": ").append(value).append('\n'));
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:

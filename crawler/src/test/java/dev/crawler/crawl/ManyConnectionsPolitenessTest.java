@@ -80,8 +80,8 @@ class ManyConnectionsPolitenessTest {
           Map.of("default-delay", "0ms", "connections-per-host", "10", "queue-by", "domain")))
           .isEqualTo(StopReason.FINISHED);
 
-      // Until www's robots.txt is read the queue has no Crawl-delay (both robots.txt go side by
-      // side): from then on, one request at a time, each a second after the one before ended.
+      // Until www's robots.txt is read the queue has no Crawl-delay: from then on, one request at
+      // a time (robots.txt of the other host included), each a second after the one before ended.
       RequestLog log = site.requests();
       long robotsRead = log.forHost("www.example.com").get(0).endNanos();
       List<RequestLog.Request> after = log.all().stream()

@@ -139,6 +139,8 @@ class FullDiskTest {
 
   private Crawl open(Path dir, Crawl.Start start, boolean records) throws Exception {
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:

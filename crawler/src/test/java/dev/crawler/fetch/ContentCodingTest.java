@@ -15,14 +15,16 @@ class ContentCodingTest {
       "x-gzip            | true",
       "' gzip '          | true",
       "identity, gzip    | true",
-      "deflate           | false",
+      "deflate           | true",
+      "Deflate           | true",
+      "deflate, gzip     | false",
       "br                | false",
       "gzip, br          | false",
       "gzip, gzip        | false",
       "identity          | false",
       "''                | false",
   })
-  void onlyABodyGzipdOnceIsDecoded(String value, boolean decoded) {
+  void onlyABodyGzipdOrDeflatedOnceIsDecoded(String value, boolean decoded) {
     assertThat(ContentCoding.decodedByCrawler(Headers.of("Content-Encoding", value))).isEqualTo(decoded);
   }
 
@@ -33,5 +35,13 @@ class ContentCodingTest {
     assertThat(ContentCoding.decodedByCrawler(Headers.of("Content-Encoding", "gzip", "Content-Encoding", "identity")))
         .isTrue();
     assertThat(ContentCoding.decodedByCrawler(Headers.of())).isFalse();
+  }
+
+  @Test
+  void theCodingToDecodeIsNamed() {
+    assertThat(ContentCoding.of(Headers.of("Content-Encoding", "x-gzip"))).isEqualTo(ContentCoding.GZIP);
+    assertThat(ContentCoding.of(Headers.of("Content-Encoding", "deflate"))).isEqualTo(ContentCoding.DEFLATE);
+    assertThat(ContentCoding.of(Headers.of("Content-Encoding", "br"))).isEqualTo(ContentCoding.AS_SENT);
+    assertThat(ContentCoding.of(Headers.of())).isEqualTo(ContentCoding.AS_SENT);
   }
 }

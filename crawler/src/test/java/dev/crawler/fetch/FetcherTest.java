@@ -267,6 +267,38 @@ class FetcherTest {
     assertThat(result.truncated()).isTrue();
   }
 
+  @ParameterizedTest(name = "zlib-wrapped: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void aDeflateBodyIsDecodedWhetherZlibWrappedOrRaw(boolean zlib) {
+    byte[] page = "<html><a href=/next>next</a></html>".repeat(40).getBytes(StandardCharsets.UTF_8);
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(6, !zlib);
+    deflater.setInput(page);
+    deflater.finish();
+    byte[] sent = new byte[page.length];
+    int length = deflater.deflate(sent);
+    deflater.end();
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "deflate")
+        .body(new Buffer().write(sent, 0, length)).build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    assertThat(result.status()).as(result.cause()).isEqualTo(FetchStatus.RESPONSE);
+    assertThat(result.body()).isEqualTo(page);
+    assertThat(result.wireBytes()).isEqualTo(length);
+  }
+
+  @Test
+  void brokenDeflateIsAProtocolErrorNamingIt() {
+    server.enqueue(new MockResponse.Builder().setHeader("Content-Type", "text/html").setHeader("Content-Encoding", "deflate")
+        .body(new Buffer().write(new byte[] {0x78, (byte) 0x9c, (byte) 0xff, (byte) 0xff, 0x12, 0x34})).build());
+
+    FetchResult result = fetcher().fetch(url("/"));
+
+    assertThat(result.status()).isEqualTo(FetchStatus.PROTOCOL_ERROR);
+    assertThat(result.cause()).startsWith("bad deflate body");
+    assertThat(result.httpStatus()).isEqualTo(200);
+  }
+
   @Test
   void anEmptyBodyNamedGzipIsEmptyNotBroken() {
     server.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Encoding", "gzip").body("").build());

@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import okhttp3.Dns;
 
@@ -38,8 +39,10 @@ import okhttp3.Dns;
  * any name it does not know. {@link #deadPort()} is a port where nothing listens.
  *
  * <p>Each connection serves one request and closes ({@code Connection: close}), so no broken
- * answer can poison a kept-alive connection of another case. Every request is recorded in
- * {@link #requests()}, so tests judge the crawl by what the server saw.
+ * answer can poison a kept-alive connection of another case; but the hosts in {@link #KEPT_ALIVE}
+ * keep their connections open and lie on them, to show that what a lie leaves unread is never
+ * taken for the answer to the next request. Every request is recorded in {@link #requests()},
+ * with the number of the connection it came on, so tests judge the crawl by what the server saw.
  */
 final class HostileSite implements AutoCloseable {
   static final String DOMAIN = "example.com";
@@ -56,9 +59,19 @@ final class HostileSite implements AutoCloseable {
   static final int SINGLE_LINE_BYTES = 10 * 1024 * 1024;
   static final long GZIP_BOMB_BYTES = 64L * 1024 * 1024;
   private static final int MAX_HEAD_BYTES = 64 * 1024;
+  /** Cases whose hosts keep connections alive: each lies in its answer to /page. */
+  static final Set<String> KEPT_ALIVE = Set.of("keepalive-204-body", "keepalive-long-body", "keepalive-two-lengths",
+      "keepalive-smuggled", "keepalive-smuggled-chunked");
+  /** In the page a kept-alive lie smuggles after its answer: no record may hold it, no crawl may follow its link. */
+  static final String SMUGGLED_PAGE = "<title>smuggled</title><a href=/smuggled-link>a link only a smuggled page has</a>";
 
-  /** One request as the server saw it. */
-  record Request(Instant at, String host, String target, String method, String version, List<String> headerLines) {
+  /**
+   * One request as the server saw it.
+   *
+   * @param connection the number of the connection it came on, counted from 1 in the order accepted
+   */
+  record Request(Instant at, String host, String target, String method, String version, List<String> headerLines,
+      int connection) {
     String path() {
       int q = target.indexOf('?');
       return q < 0 ? target : target.substring(0, q);
@@ -71,6 +84,7 @@ final class HostileSite implements AutoCloseable {
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
   private final Map<String, Integer> hits = new ConcurrentHashMap<>();
+  private final AtomicInteger connections = new AtomicInteger();
   private final byte[] gzipBomb;
   private final byte[] randomBytes;
 
@@ -165,18 +179,27 @@ final class HostileSite implements AutoCloseable {
   }
 
   private void serve(Socket socket) {
+    int connection = connections.incrementAndGet();
     try (socket) {
       socket.setSoTimeout(10_000);
       InputStream in = socket.getInputStream();
       OutputStream out = socket.getOutputStream();
-      Request request = readRequest(in);
+      Request request = readRequest(in, connection);
       if (request == null) {
         // Not HTTP (a TLS ClientHello to this plain port): answer in plain HTTP, as a misconfigured server would.
         write(out, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         return;
       }
-      requests.add(request);
-      respond(request, socket, out);
+      while (request != null) {
+        requests.add(request);
+        respond(request, socket, out);
+        if (!KEPT_ALIVE.contains(caseOf(request.host()))) {
+          return;
+        }
+        // Idle until the crawler's next request, however slow a loaded machine makes it; close() ends it.
+        socket.setSoTimeout(0);
+        request = readRequest(in, connection);   // null when the crawler closes the connection
+      }
     } catch (IOException clientWentAway) {
       // The crawler hangs up on purpose (cap, timeout, cancel): nothing to report.
     } finally {
@@ -184,7 +207,7 @@ final class HostileSite implements AutoCloseable {
     }
   }
 
-  private static Request readRequest(InputStream in) throws IOException {
+  private static Request readRequest(InputStream in, int connection) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream();
     int first = in.read();
     if (first < 'A' || first > 'Z') {
@@ -211,7 +234,8 @@ final class HostileSite implements AutoCloseable {
         .map(h -> h.substring(5).trim().toLowerCase(Locale.ROOT)).orElse("");
     int colon = host.lastIndexOf(':');
     host = colon < 0 ? host : host.substring(0, colon);
-    return new Request(Instant.now(), host, requestLine[1], requestLine[0], requestLine[2], List.copyOf(headers));
+    return new Request(Instant.now(), host, requestLine[1], requestLine[0], requestLine[2], List.copyOf(headers),
+        connection);
   }
 
   private int hit(Request r) {
@@ -221,8 +245,12 @@ final class HostileSite implements AutoCloseable {
   // One case a host: <case>.example.com. Each host also answers /ok with a plain page, so a test
   // can see that the crawl of the host went on after its misbehaviour.
   private void respond(Request r, Socket socket, OutputStream out) throws IOException {
-    String host = r.host().endsWith("." + DOMAIN) ? r.host().substring(0, r.host().length() - DOMAIN.length() - 1) : "";
+    String host = caseOf(r.host());
     String path = r.path();
+    if (KEPT_ALIVE.contains(host)) {
+      keptAlive(host, r, out);
+      return;
+    }
     if (path.equals("/robots.txt")) {
       robots(host, r, out);
       return;
@@ -272,6 +300,18 @@ final class HostileSite implements AutoCloseable {
           out.flush();
         } else {
           html(out, 200, "<p>Reached through a gzip'd page.");
+        }
+      }
+      case "deflate-zlib", "deflate-raw" -> {
+        if (path.equals("/page")) {
+          byte[] page = deflate("<title>deflate</title><a href=/after-deflate>next</a><a href=/ok>ok</a>"
+              .getBytes(StandardCharsets.UTF_8), host.equals("deflate-zlib"));
+          write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: deflate\r\nContent-Length: "
+              + page.length + "\r\nConnection: close\r\n\r\n");
+          out.write(page);
+          out.flush();
+        } else {
+          html(out, 200, "<p>Reached through a deflated page.");
         }
       }
       case "odd-type" -> {
@@ -382,7 +422,14 @@ final class HostileSite implements AutoCloseable {
           html(out, 200, "<title>robots-redirect</title><a href=/ok>ok</a>");
         }
       }
-      case "robots-5xx", "robots-huge", "robots-binary" ->
+      case "robots-loop" -> {
+        if (path.equals("/robots-again.txt")) {
+          redirect(out, "/robots.txt");
+        } else {
+          html(out, 200, "<title>robots-loop</title><a href=/ok>ok</a>");
+        }
+      }
+            case "robots-5xx", "robots-huge", "robots-binary", "robots-delay-huge", "robots-delay-exponent" ->
           html(out, 200, "<title>" + host + "</title><a href=/ok>ok</a>");
       case "calendar" -> calendar(path, out);
       case "session-ids" -> {
@@ -428,6 +475,39 @@ final class HostileSite implements AutoCloseable {
     }
   }
 
+  /** The case a host serves: its name less {@code .example.com}; empty for a host outside the domain. */
+  private static String caseOf(String host) {
+    return host.endsWith("." + DOMAIN) ? host.substring(0, host.length() - DOMAIN.length() - 1) : "";
+  }
+
+  /**
+   * A host that keeps its connections alive and lies in its answer to /page, leaving bytes on the
+   * connection that no length announced; robots.txt (a 404) and /ok are honest, on the same connection.
+   */
+  private static void keptAlive(String host, Request r, OutputStream out) throws IOException {
+    String page = "<title>" + host + "</title><a href=/ok>ok</a>";
+    String smuggled = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + SMUGGLED_PAGE.length()
+        + "\r\n\r\n" + SMUGGLED_PAGE;
+    if (!r.path().equals("/page")) {
+      String body = r.path().equals("/ok") ? "<title>ok</title><p>A well-behaved page of " + r.host() + "." : "<p>No such page.";
+      write(out, "HTTP/1.1 " + (r.path().equals("/ok") ? 200 : 404) + " X\r\nContent-Type: text/html; charset=utf-8\r\n"
+          + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+      return;
+    }
+    write(out, switch (host) {
+      case "keepalive-204-body" -> "HTTP/1.1 204 No Content\r\n\r\n<html>leftover body of a 204</html>";
+      case "keepalive-long-body" -> "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + page.length()
+          + "\r\n\r\n" + page + "<p>and more than the Content-Length counts</p>";
+      case "keepalive-two-lengths" -> "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + (page.length() + 30)
+          + "\r\nContent-Length: " + page.length() + "\r\n\r\n" + page + "<p>thirty bytes more: 1234</p>";
+      case "keepalive-smuggled" -> "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + page.length()
+          + "\r\n\r\n" + page + smuggled;
+      case "keepalive-smuggled-chunked" -> "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+          + Integer.toHexString(page.length()) + "\r\n" + page + "\r\n0\r\n\r\n" + smuggled;
+      default -> throw new IllegalStateException("no lie for " + host);
+    });
+  }
+
   private void robots(String host, Request r, OutputStream out) throws IOException {
     switch (host) {
       case "robots-5xx" -> write(out, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
@@ -445,11 +525,14 @@ final class HostileSite implements AutoCloseable {
         body(out, 200, "text/plain", robots);
       }
       case "robots-binary" -> body(out, 200, "text/plain", randomBytes);
+      case "robots-delay-huge" -> body(out, 200, "text/plain", "User-agent: *\nCrawl-delay: 3000000000\n".getBytes(StandardCharsets.US_ASCII));
+      case "robots-delay-exponent" -> body(out, 200, "text/plain", "User-agent: *\nCrawl-delay: 1e30\n".getBytes(StandardCharsets.US_ASCII));
       case "robots-redirect" -> {
         if (r.target().equals("/robots.txt")) {
           redirect(out, "/robots-real.txt");
         }
       }
+      case "robots-loop" -> redirect(out, "/robots-again.txt");
       case "many-links" -> body(out, 200, "text/plain", "User-agent: *\nDisallow: /item/\n".getBytes(StandardCharsets.US_ASCII));
       default -> html(out, 404, "<p>No robots.txt here.");
     }
@@ -484,6 +567,20 @@ final class HostileSite implements AutoCloseable {
   private byte[] sitemapListing(Request r) {
     return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
         + "<url><loc>http://" + r.host() + ":" + port() + "/listed</loc></url></urlset>\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Deflated as RFC 9110 says (zlib-wrapped, RFC 1950) or as some servers do (raw, RFC 1951). */
+  private static byte[] deflate(byte[] bytes, boolean zlib) {
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, !zlib);
+    deflater.setInput(bytes);
+    deflater.finish();
+    ByteArrayOutputStream packed = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    while (!deflater.finished()) {
+      packed.write(chunk, 0, deflater.deflate(chunk));
+    }
+    deflater.end();
+    return packed.toByteArray();
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {

@@ -26,8 +26,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +56,7 @@ class HostileWebTest {
   static final int MAX_DEPTH = 6;
   static final int MAX_URL_LENGTH = 2048;
   static final Duration MAX_DURATION = Duration.ofSeconds(90);
+  static final Duration MAX_CRAWL_DELAY = Duration.ofMillis(300);
   static final int MAX_RETRIES = dev.crawler.visit.VisitPipeline.MAX_RETRIES;
 
   /** One line of misbehaviours.csv. */
@@ -70,6 +77,10 @@ class HostileWebTest {
   static List<CrawlLogEntry> log;
   /** WARN and ERROR events of the crawl. */
   static List<ILoggingEvent> logged;
+  /** The payload of every WARC response record, by its URL, in the order written. */
+  static Map<String, List<byte[]>> recorded;
+  /** The HTTP headers of every WARC response record, by its URL, in the order written. */
+  static Map<String, List<Map<String, List<String>>>> recordedHeads;
 
   @BeforeAll
   static void crawlTheHostileSite(@TempDir Path dir) throws Exception {
@@ -94,6 +105,28 @@ class HostileWebTest {
     logged = List.copyOf(appender.list);
     took = Duration.ofNanos(System.nanoTime() - start);
     log = CrawlLogReader.readAll(crawlDir.resolve("crawl.log")).stream().toList();
+    recorded = new HashMap<>();
+    recordedHeads = new HashMap<>();
+    readWarc(crawlDir.resolve("warc"));
+  }
+
+  static void readWarc(Path warcDir) throws IOException {
+    List<Path> files;
+    try (Stream<Path> list = Files.list(warcDir)) {
+      files = list.sorted().toList();
+    }
+    for (Path file : files) {
+      try (WarcReader reader = new WarcReader(file)) {
+        for (WarcRecord record : reader) {
+          if (record instanceof WarcResponse response) {
+            recordedHeads.computeIfAbsent(response.target(), url -> new ArrayList<>())
+                .add(response.http().headers().map());
+            recorded.computeIfAbsent(response.target(), url -> new ArrayList<>())
+                .add(response.http().body().stream().readAllBytes());
+          }
+        }
+      }
+    }
   }
 
   @AfterAll
@@ -111,6 +144,8 @@ class HostileWebTest {
   /** Short timeouts, a 1 MB cap, no delay, quick back-off and suspension: a hostile web in seconds. */
   static CrawlConfig config(Path dir, boolean allowPrivateAddresses) throws Exception {
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:
@@ -120,6 +155,7 @@ class HostileWebTest {
             max-duration: %ds
         politeness:
           default-delay: 0ms
+          max-crawl-delay: %dms
           max-retry-after: 300ms
           error-backoff:
             initial: 50ms
@@ -142,7 +178,8 @@ class HostileWebTest {
           expected-urls: 100_000
         stats:
           interval: 1s
-        """.formatted(dir, MAX_DEPTH, MAX_DURATION.toSeconds(), allowPrivateAddresses, MAX_URL_LENGTH);
+        """.formatted(dir, MAX_DEPTH, MAX_DURATION.toSeconds(), MAX_CRAWL_DELAY.toMillis(), allowPrivateAddresses,
+            MAX_URL_LENGTH);
     return ConfigLoader.parse(yaml, "hostile-test", dir.getParent());
   }
 
@@ -370,6 +407,18 @@ class HostileWebTest {
         .doesNotContain("/secret").contains("/late");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"robots-delay-huge.example.com", "robots-delay-exponent.example.com"})
+  void aCrawlDelayTooLargeToParseSpacesRequestsAtTheCap(String host) {
+    List<HostileSite.Request> asked = site.requests(host);
+    assertThat(asked).extracting(HostileSite.Request::path).containsExactly("/robots.txt", "/page", "/ok");
+    for (int i = 1; i < asked.size(); i++) {
+      // Seen by the server a little after each start, later on a loaded machine; the default delay here is 0.
+      assertThat(Duration.between(asked.get(i - 1).at(), asked.get(i).at())).as("before %s", asked.get(i).path())
+          .isGreaterThanOrEqualTo(MAX_CRAWL_DELAY.minusMillis(50));
+    }
+  }
+
   @Test
   void aRobotsTxtRedirectIsFollowedAndItsRulesApply() {
     assertThat(site.requests("robots-redirect.example.com")).extracting(HostileSite.Request::path)
@@ -406,6 +455,19 @@ class HostileWebTest {
         .contains("/go", "/moved-here");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"deflate-zlib", "deflate-raw"})
+  void aDeflatedPageIsDecodedForItsLinksAndRecordedDecodedWithItsCodingNamed(String name) {
+    String host = name + "." + HostileSite.DOMAIN;
+    String page = "http://" + host + ":" + site.port() + "/page";
+    assertThat(site.requests(host)).extracting(HostileSite.Request::target).contains("/page", "/after-deflate");
+    assertThat(recorded.get(page)).singleElement().satisfies(payload -> assertThat(new String(payload, StandardCharsets.UTF_8))
+        .isEqualTo("<title>deflate</title><a href=/after-deflate>next</a><a href=/ok>ok</a>"));
+    assertThat(recordedHeads.get(page)).singleElement().satisfies(head -> {
+      assertThat(head).containsEntry("X-Crawler-Content-Encoding", List.of("deflate")).doesNotContainKey("Content-Encoding");
+    });
+  }
+
   @Test
   void aStrayByteAfterGzipIsIgnoredAndThePagesLinksFollowed() {
     assertThat(site.requests("gzip-trailing-byte." + HostileSite.DOMAIN)).extracting(HostileSite.Request::target)
@@ -417,6 +479,30 @@ class HostileWebTest {
   void aTypeNotAcceptedIsNotDownloaded(String url) {
     assertThat(linesOf(site.url(url))).singleElement()
         .satisfies(e -> assertThat(e.bytes()).isZero());
+  }
+
+  static Stream<String> keptAliveHosts() {
+    return HostileSite.KEPT_ALIVE.stream().sorted().map(c -> c + "." + HostileSite.DOMAIN);
+  }
+
+  @ParameterizedTest
+  @MethodSource("keptAliveHosts")
+  void whatALieLeavesOnAKeptAliveConnectionNeverAnswersTheNextRequest(String host) {
+    List<HostileSite.Request> asked = site.requests(host);
+    assertThat(asked).extracting(HostileSite.Request::path).containsExactly("/robots.txt", "/page", "/ok");
+    // The first two show that the crawl keeps connections alive, so the lie had a next request to spoil.
+    assertThat(asked.get(1).connection()).as("/page on robots.txt's connection").isEqualTo(asked.get(0).connection());
+    assertThat(asked.get(2).connection()).as("/ok on a new connection").isNotEqualTo(asked.get(1).connection());
+    assertThat(recorded.get("http://" + host + ":" + site.port() + "/ok")).singleElement()
+        .satisfies(payload -> assertThat(new String(payload, StandardCharsets.UTF_8))
+            .isEqualTo("<title>ok</title><p>A well-behaved page of " + host + "."));
+  }
+
+  @Test
+  void noRecordHoldsASmuggledPageAndItsLinkIsNeverFollowed() {
+    assertThat(recorded.values()).allSatisfy(payloads -> assertThat(payloads)
+        .noneMatch(p -> new String(p, StandardCharsets.ISO_8859_1).contains(HostileSite.SMUGGLED_PAGE)));
+    assertThat(site.requests()).noneMatch(r -> r.path().equals("/smuggled-link"));
   }
 
   @Test

@@ -17,10 +17,11 @@ final class MisbehaviourTable {
   static String render(List<String> csvLines) {
     List<String> out = new ArrayList<>();
     out.add("One crawl of a loopback site whose seed page links to every case below (each on a host of its own), with");
-    out.add("fetch.timeouts read 5s / total 10s, fetch.max-content-bytes 1MB and crawl.limits.max-depth 6. It ends on its");
-    out.add("own (FINISHED), every case gets the outcome shown, every line of the crawl log is counted in the stats, no");
-    out.add("failure is logged with a stack trace, and every host that still answers has its next page fetched after");
-    out.add("the misbehaviour. Retries: a URL is put back at most 5 times (429/503, robots.txt unavailable), then given up.");
+    out.add("fetch.timeouts read 5s / total 10s, fetch.max-content-bytes 1MB, crawl.limits.max-depth 6 and");
+    out.add("politeness.max-crawl-delay 300ms. It ends on its own (FINISHED), every case gets the outcome shown, every line");
+    out.add("of the crawl log is counted in the stats, no failure is logged with a stack trace, and every host that still");
+    out.add("answers has its next page fetched after the misbehaviour. Retries: a URL is put back at most 5 times (429/503,");
+    out.add("robots.txt unavailable), then given up.");
     out.add("");
     out.add("| misbehaviour | crawl-log outcome | detail in the crawl log | also checked |");
     out.add("|---|---|---|---|");

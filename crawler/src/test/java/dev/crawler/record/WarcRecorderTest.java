@@ -126,29 +126,51 @@ class WarcRecorderTest {
 
   @Test
   void aBodyKeptAsSentKeepsItsContentEncoding() throws IOException {
-    // The fetcher decodes gzip only; a deflate body is kept as sent, and the record must say so,
-    // or a replay serves compressed bytes as text/html.
-    byte[] deflated = {0x78, (byte) 0x9c, 0x4b, 0x04, 0x00, 0x00, 0x62, 0x00, 0x62};
-    FetchResult gzipped = response("http://127.0.0.1:8080/", deflated);
-    Headers received = new Headers.Builder().add("Content-Type", "text/html").add("Content-Encoding", "deflate")
-        .add("Content-Length", "9").build();
-    FetchResult kept = new FetchResult(gzipped.url(), gzipped.status(), null, gzipped.startedAt(), gzipped.duration(),
-        gzipped.remoteIp(), gzipped.requestHeaders(), "HTTP/1.1", 200, "OK", received, "text/html",
-        null, deflated, false, false, deflated.length, null, null);
+    // The fetcher decodes gzip and deflate only; a br body is kept as sent, and the record must say
+    // so, or a replay serves compressed bytes as text/html.
+    byte[] compressed = {0x0b, 0x02, (byte) 0x80, 0x61, 0x62, 0x63, 0x03};
     try (WarcRecorder recorder = recorder(1 << 20)) {
-      recorder.record(kept);
+      recorder.record(withCoding("br", compressed));
     }
 
     Read response = readAll(onlyFile()).get(1);
     assertThat(response.httpHead()).isEqualTo("""
         HTTP/1.1 200 OK\r
         Content-Type: text/html\r
-        Content-Encoding: deflate\r
-        X-Crawler-Content-Length: 9\r
-        Content-Length: 9\r
+        Content-Encoding: br\r
+        X-Crawler-Content-Length: 7\r
+        Content-Length: 7\r
         \r
         """);
-    assertThat(response.payload()).isEqualTo(deflated);
+    assertThat(response.payload()).isEqualTo(compressed);
+  }
+
+  @Test
+  void aDeflateBodyIsRecordedDecodedWithItsCodingRenamedAsGzipIs() throws IOException {
+    byte[] page = "<html>inflated</html>".getBytes(StandardCharsets.UTF_8);
+    try (WarcRecorder recorder = recorder(1 << 20)) {
+      recorder.record(withCoding("deflate", page));
+    }
+
+    Read response = readAll(onlyFile()).get(1);
+    assertThat(response.httpHead()).isEqualTo("""
+        HTTP/1.1 200 OK\r
+        Content-Type: text/html\r
+        X-Crawler-Content-Encoding: deflate\r
+        X-Crawler-Content-Length: 7\r
+        Content-Length: 21\r
+        \r
+        """);
+    assertThat(response.payload()).isEqualTo(page);
+  }
+
+  /** A 200 sent with {@code Content-Encoding: coding} and 7 bytes on the wire, whose body is kept as {@code kept}. */
+  private static FetchResult withCoding(String coding, byte[] kept) {
+    FetchResult ok = response("http://127.0.0.1:8080/", kept);
+    Headers received = new Headers.Builder().add("Content-Type", "text/html").add("Content-Encoding", coding)
+        .add("Content-Length", "7").build();
+    return new FetchResult(ok.url(), ok.status(), null, ok.startedAt(), ok.duration(), ok.remoteIp(),
+        ok.requestHeaders(), "HTTP/1.1", 200, "OK", received, "text/html", null, kept, false, false, 7, null, null);
   }
 
   @Test

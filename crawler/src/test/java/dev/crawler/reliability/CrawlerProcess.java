@@ -44,6 +44,8 @@ final class CrawlerProcess {
    */
   static Path config(Path dir, int workers, long expectedUrls) throws IOException {
     String yaml = """
+        status:
+          listen: 127.0.0.1:0   # any free port: test crawls run side by side
         crawl:
           data-dir: '%s'
           user-agent:
@@ -79,11 +81,18 @@ final class CrawlerProcess {
    * @param name names the output file ({@code <name>.out} in {@code dir})
    */
   static CrawlerProcess start(Path dir, String name, Path hostsFile, String... args) throws IOException {
+    return start(dir, name, hostsFile, List.of(), args);
+  }
+
+  /** As {@link #start(Path, String, Path, String...)}, with more options for the JVM ({@code -Dkey=value}). */
+  static CrawlerProcess start(Path dir, String name, Path hostsFile, List<String> jvmOptions, String... args)
+      throws IOException {
     String java = ProcessHandle.current().info().command().orElseThrow(
         () -> new IllegalStateException("cannot tell which java binary runs this test"));
     List<String> command = new ArrayList<>(List.of(java, HEAP, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "--enable-native-access=ALL-UNNAMED", "-Djdk.net.hosts.file=" + hostsFile,
-        "-cp", System.getProperty("java.class.path"), CrawlerCommand.class.getName()));
+        "--enable-native-access=ALL-UNNAMED", "-Djdk.net.hosts.file=" + hostsFile));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), CrawlerCommand.class.getName()));
     command.addAll(List.of(args));
     Path output = dir.resolve(name + ".out");
     Process process = new ProcessBuilder(command).redirectErrorStream(true)

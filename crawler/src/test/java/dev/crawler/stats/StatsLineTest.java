@@ -36,9 +36,9 @@ class StatsLineTest {
 
   static final FrontierStats FRONTIER = new FrontierStats(1_204_113, 8_211, 412, 32, 12_000, 10, 31);
   static final UrlSeenStats VERIFY = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 4_200, 3, 0,
-      1, 310_000, 100_000_000, 0.11, 4e-7, 600_000_000);
+      1, 310_000, 100_000_000, 0.11, 4e-7, 600_000_000, List.of());
   static final UrlSeenStats ACCEPT = new UrlSeenStats(2_098_000, 310_000, 1_788_000, 900_000, 5_000, 0, 0, 1_234.4,
-      2, 1_500_000, 3_000_000, 0.5, 0.004, 600_000_000);
+      2, 1_500_000, 3_000_000, 0.5, 0.004, 600_000_000, List.of());
 
   /** 12,418 pages in 13.072 s: 950/s on average; 10,320 of them in the last 10 s: 1,032/s. */
   private static Sample start() {

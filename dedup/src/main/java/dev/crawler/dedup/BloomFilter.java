@@ -227,8 +227,8 @@ public final class BloomFilter {
   /**
    * Reads the memory that {@link #put} and {@link #mightContain} of these keys will read,
    * with loads that do not depend on each other, so that their cache and TLB misses
-   * overlap instead of following one another. On the 2-core VM here a dependent random
-   * read of a 1 GB array costs about 420 ns and an independent one about 28 ns: the
+   * overlap instead of following one another. A dependent random read of a large array
+   * costs an order of magnitude more than an independent one (bench MemoryLatency): the
    * filter's speed at billions of keys is in this overlap. Call it on a batch (a page's
    * links), then put or test each key: its lines are then in cache.
    */
@@ -244,9 +244,8 @@ public final class BloomFilter {
    * The page layout's batch, located as a cache-line batch is (see {@link Blocks}), but bit by bit:
    * a key's k bits are in k different lines of its page. Each key's page, and each of its bits as
    * {@code word << 6 | bit} (the word's offset in the page is under 2^24, so it fits an int), k a
-   * key in order. Found before any is read, the k·64 reads of a batch measured 2-2.5x the keys a
-   * second of the loop that hashed and read key by key (dedup/README.md, "The page layout's
-   * batches").
+   * key in order. Found before any is read, so that the k·64 reads of a batch run in a loop that
+   * does nothing else and overlap, as a cache-line batch's do.
    */
   private record Words(long[][] pages, int[] bitsAt) {}
 
@@ -316,10 +315,8 @@ public final class BloomFilter {
    * Where each key of a batch has its block, worked out before any block is read. Kept apart
    * from the reads on purpose: a loop that only loads seems to keep more misses in flight than
    * one that also works out addresses (likely because more of its iterations fit in the CPU's
-   * reorder window; this VM has no counters to show it). With this split and one pass to set a
-   * read block's bits (measured together), batch puts went from 0.62-0.74 of a bare loop's speed
-   * to 0.90-1.04, lookups from 0.70-0.89 to 0.87-1.04 (dedup/README.md, "A batch's blocks found
-   * before they are read").
+   * reorder window). With this split, batch calls run at about the speed of a bare loop doing
+   * the same memory work (bench BatchFloor).
    */
   private record Blocks(long[][] pages, int[] offsets) {}
 

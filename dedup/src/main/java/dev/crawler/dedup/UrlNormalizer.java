@@ -3,11 +3,8 @@ package dev.crawler.dedup;
 import com.google.common.net.InetAddresses;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import dev.crawler.dedup.UrlNormalization.Reason;
-import java.io.ByteArrayOutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,10 +13,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One URL, one spelling. crawler-commons' {@link BasicURLNormalizer} does the host and
- * path: lower-case scheme and host, IDN to punycode, trailing dot of the host, default
- * port, empty path to "/", dot segments, percent-escapes (unreserved characters decoded,
- * hex upper-cased, unsafe characters escaped). This class adds what it lacks: a
+ * One URL, one spelling. The host is read as the WHATWG URL Standard reads it ({@link UrlHost}:
+ * UTS 46 IDNA, IPv4 number forms, forbidden code points), as are the standard's quirks of
+ * absolute http(s) URLs (C0 controls and spaces trimmed, tabs and newlines dropped, optional
+ * slashes after the scheme, backslashes as slashes, user info up to the last '@').
+ * crawler-commons' {@link BasicURLNormalizer} does the path and the rest of the spelling:
+ * lower-case scheme, trailing dot of the host, default port, empty path to "/", dot segments,
+ * percent-escapes (unreserved characters decoded, hex upper-cased, unsafe characters escaped,
+ * a '%' that starts no escape too). What it changes beyond the standard's own spelling: user
+ * info and the fragment are dropped, an empty query goes with its '?', and some URLs the
+ * standard takes are refused as no fetch can use them (port 0, a host that is not letters,
+ * digits, '-', '_' and '.'). This class adds what BasicURLNormalizer lacks: a
  * strict http(s)-only gate with reasons, removal of tracking and session parameters by
  * pattern (from the query and from ";jsessionid="-style path parameters), optional query
  * sorting (BasicURLNormalizer always sorts; sorting is a choice here, since some sites
@@ -83,9 +87,8 @@ public final class UrlNormalizer {
     try {
       return normalizeOrThrow(raw);
     } catch (RuntimeException | StackOverflowError e) {
-      // Web input never throws: whatever a library trips on is a malformed URL. (A regex over
-      // thousands of host labels recursed once a label; hosts over 253 characters are refused
-      // before it now, and this stays for what else may recurse.)
+      // Web input never throws: whatever a library trips on is a malformed URL, a stack overflow
+      // too (a regex recurses once a host label, which is why long hosts are refused before it).
       return UrlNormalization.rejected(Reason.MALFORMED, clip(raw) + " (" + e.getClass().getSimpleName() + ")");
     }
   }
@@ -107,8 +110,9 @@ public final class UrlNormalizer {
     if (!scheme.equals("http") && !scheme.equals("https")) {
       return UrlNormalization.rejected(Reason.UNSUPPORTED_SCHEME, scheme + ": " + clip(url));
     }
-    if (!url.startsWith("//", colon + 1) || url.length() == colon + 3) {
-      return UrlNormalization.rejected(Reason.MALFORMED, "no host: " + clip(url));
+    url = withTwoSlashes(url, colon);
+    if (url == null) {
+      return UrlNormalization.rejected(Reason.MALFORMED, "no host: " + clip(raw));
     }
     int hash = url.indexOf('#');
     if (hash >= 0) {
@@ -126,13 +130,13 @@ public final class UrlNormalizer {
     if (!stripped.equals(normalizedBase)) {
       // A stripped ";sid=1" can leave a dot segment or an empty one ("/..;sid=1" is "/.."), which
       // the pass above has already resolved: once more, or the normal form would not be one
-      // (normalizing it again gave another URL, and the crawl logged "/a/../b" but fetched "/b").
+      // (normalizing it again would give another URL: the crawl would log "/a/../b" but fetch "/b").
       normalizedBase = normalizeBase(stripped);
       if (normalizedBase == null || !hasHost(normalizedBase)) {
         return UrlNormalization.rejected(Reason.MALFORMED, "unparseable: " + clip(url));
       }
     }
-    String normalizedQuery = normalizeQuery(query);
+    String normalizedQuery = normalizeQuery(query.replace(" ", "%20"));
     String result = normalizedQuery.isEmpty() ? normalizedBase : normalizedBase + '?' + normalizedQuery;
     if (result.length() > maxLength) {
       return UrlNormalization.rejected(Reason.TOO_LONG, result.length() + " characters: " + clip(result));
@@ -140,13 +144,39 @@ public final class UrlNormalizer {
     return UrlNormalization.accepted(result);
   }
 
-  /** WHATWG URL parsing drops tabs and newlines anywhere, and spaces at the ends. */
+  /** WHATWG URL parsing drops tabs and newlines anywhere, and C0 controls and spaces at the ends. */
   private static String withoutWhitespace(String raw) {
-    String trimmed = withoutLoneSurrogates(raw).strip();
+    String trimmed = withoutLoneSurrogates(raw).trim();
     if (trimmed.indexOf('\t') < 0 && trimmed.indexOf('\n') < 0 && trimmed.indexOf('\r') < 0) {
       return trimmed;
     }
     return trimmed.replaceAll("[\t\n\r]", "");
+  }
+
+  /**
+   * "scheme://" and the rest, with backslashes before the query read as slashes: in an absolute
+   * http(s) URL the standard skips any run of '/' and '\\' after the scheme
+   * ({@code http:example.com}, {@code https:/a.test}, {@code http:\\\\a.test\\b} name a host)
+   * and reads a '\\' in the path as '/'. Null if no host follows.
+   */
+  private static String withTwoSlashes(String url, int colon) {
+    int authority = colon + 1;
+    while (authority < url.length() && (url.charAt(authority) == '/' || url.charAt(authority) == '\\')) {
+      authority++;
+    }
+    if (authority == url.length() || "?#".indexOf(url.charAt(authority)) >= 0) {
+      return null;
+    }
+    int queryOrFragment = authority;
+    while (queryOrFragment < url.length() && "?#".indexOf(url.charAt(queryOrFragment)) < 0) {
+      queryOrFragment++;
+    }
+    String beforeQuery = url.substring(authority, queryOrFragment);
+    if (authority == colon + 3 && url.charAt(colon + 1) == '/' && url.charAt(colon + 2) == '/'
+        && beforeQuery.indexOf('\\') < 0) {
+      return url;
+    }
+    return url.substring(0, colon) + "://" + beforeQuery.replace('\\', '/') + url.substring(queryOrFragment);
   }
 
   /**
@@ -171,27 +201,39 @@ public final class UrlNormalizer {
   }
 
   /**
-   * Scheme, host, port and path through BasicURLNormalizer. It escapes the brackets of
-   * an IPv6 literal like any other unsafe character, so such a host is set aside under
-   * a placeholder name and put back, lower-cased, afterwards.
+   * Scheme, host, port and path through BasicURLNormalizer, with the user info dropped and the
+   * host read first as the URL Standard reads it ({@link UrlHost}). BasicURLNormalizer escapes
+   * the brackets of an IPv6 literal like any other unsafe character, so such a host is set aside
+   * under a placeholder name and put back, lower-cased, afterwards.
    */
   private String normalizeBase(String base) {
     int hostStart = base.indexOf("//") + 2;
-    int at = base.indexOf('@', hostStart);
     int slash = base.indexOf('/', hostStart);
-    if (at >= 0 && (slash < 0 || at < slash)) {
-      hostStart = at + 1;
+    int authorityEnd = slash < 0 ? base.length() : slash;
+    int at = base.lastIndexOf('@', authorityEnd - 1);   // the last '@': user info may hold escaped ones
+    if (at >= hostStart) {
+      base = base.substring(0, hostStart) + base.substring(at + 1);
+      authorityEnd -= at + 1 - hostStart;
+      slash = slash < 0 ? -1 : authorityEnd;
+    }
+    if (!base.startsWith("[", hostStart)) {
+      int colon = base.indexOf(':', hostStart);
+      int hostEnd = colon < 0 || colon > authorityEnd ? authorityEnd : colon;
+      String host = UrlHost.ascii(base.substring(hostStart, hostEnd));
+      if (host == null) {
+        return null;
+      }
+      if (host.endsWith("..")) {
+        return null;   // an empty last label: no DNS name, and the HTTP client refuses it
+      }
+      // Spaces escaped here: BasicURLNormalizer trims them off the end of the path ("/a ?b").
+      String path = slash < 0 ? "" : withoutDotSegments(base.substring(slash)).replace(" ", "%20");
+      String normalized = basic.filter(base.substring(0, hostStart) + host + base.substring(hostEnd, authorityEnd) + path);
+      // A host can end in a dot (UTS 46 maps "⒍" to "6."), after BasicURLNormalizer trimmed the last one.
+      return normalized == null ? null : HOST_TRAILING_DOTS.matcher(normalized).replaceFirst("$1");
     }
     if (slash >= 0) {
       base = base.substring(0, slash) + withoutDotSegments(base.substring(slash));
-    }
-    if (!base.startsWith("[", hostStart)) {
-      if (escapesAForbiddenHostCharacter(base.substring(hostStart, slash < 0 ? base.length() : slash))) {
-        return null;
-      }
-      String normalized = basic.filter(base);
-      // IDN mapping can end a host in a dot ("⒍" is "6."), after BasicURLNormalizer trimmed the last one.
-      return normalized == null ? null : HOST_TRAILING_DOTS.matcher(normalized).replaceFirst("$1");
     }
     int close = base.indexOf(']', hostStart);
     if (close < 0) {
@@ -226,9 +268,8 @@ public final class UrlNormalizer {
 
   /**
    * The path with its dot segments resolved (RFC 3986 5.2.4), "%2e" read as the dot it is first.
-   * Done here, not left to BasicURLNormalizer: it glued a segment after "/../.." to the host, so
-   * a link to {@code /../..m/page} on {@code https://ab.co/} became {@code https://ab.com/page}
-   * (found by a fuzzer).
+   * Done here, not left to BasicURLNormalizer, which glues a segment after "/../.." to the host:
+   * a link to {@code /../..m/page} on {@code https://ab.co/} would become {@code https://ab.com/page}.
    */
   static String withoutDotSegments(String path) {
     if (path.indexOf('.') < 0 && path.indexOf('%') < 0) {
@@ -270,57 +311,6 @@ public final class UrlNormalizer {
   }
 
   private static final Pattern ESCAPED_DOT = Pattern.compile("%2[eE]");
-
-  /**
-   * True if the host, once percent-decoded and mapped as IDNA maps it (NFKC: a fullwidth solidus
-   * is '/', U+2100 is "a/c"), holds a character no host may (WHATWG URL, "forbidden domain code
-   * point"). BasicURLNormalizer decodes and maps the host and writes the URL out again, so
-   * {@code http://evil.com%2Fgood.com/} and {@code http://evil.com／good.com/} became
-   * {@code http://evil.com/good.com/good.com/}, and {@code http://a.com%3A8080/} port 8080;
-   * browsers refuse them all.
-   *
-   * @param authorityHost the authority after any user info: the host and maybe ":port"
-   */
-  private static boolean escapesAForbiddenHostCharacter(String authorityHost) {
-    String host = PORT_SUFFIX.matcher(authorityHost).replaceFirst("");
-    boolean plain = true;
-    for (int i = 0; i < host.length() && plain; i++) {
-      plain = host.charAt(i) < 0x80 && host.charAt(i) != '%';
-    }
-    if (plain) {
-      return false;   // ASCII without escapes: the rest of the normalizer judges it
-    }
-    String mapped = Normalizer.normalize(percentDecoded(host), Normalizer.Form.NFKC);
-    for (int i = 0; i < mapped.length(); i++) {
-      char c = mapped.charAt(i);
-      if (c < 0x20 || c == 0x7f || FORBIDDEN_IN_HOST.indexOf(c) >= 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static final Pattern PORT_SUFFIX = Pattern.compile(":\\d*$");
-
-  /** %XX escapes as UTF-8 bytes, the rest as it is; bytes that are no UTF-8 become U+FFFD. */
-  private static String percentDecoded(String text) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
-    int run = 0;   // start of the characters since the last escape, written as UTF-8 together
-    for (int i = 0; i < text.length(); i++) {
-      int hi = text.charAt(i) == '%' && i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
-      int lo = hi >= 0 ? Character.digit(text.charAt(i + 2), 16) : -1;
-      if (lo >= 0) {
-        bytes.writeBytes(text.substring(run, i).getBytes(StandardCharsets.UTF_8));
-        bytes.write(hi * 16 + lo);
-        i += 2;
-        run = i + 1;
-      }
-    }
-    bytes.writeBytes(text.substring(run).getBytes(StandardCharsets.UTF_8));
-    return bytes.toString(StandardCharsets.UTF_8);
-  }
-
-  private static final String FORBIDDEN_IN_HOST = " #%/:<>?@[\\]^|";
 
   private static final Pattern HOST_TRAILING_DOTS = Pattern.compile("^(https?://[^/:]*?)\\.+(?=[:/])");
   private static final String IPV6_PLACEHOLDER = "ipv6-literal.invalid";

@@ -523,8 +523,17 @@ public final class UrlSeenService implements AutoCloseable {
     long fresh = newUrls.sum();
     return new UrlSeenStats(c, fresh, c - fresh, recentHits.sum(), filterMaybes.sum(), storeReads.sum(),
         caughtFalsePositives.sum(), estimatedSkips.sum(), filters.filters().size(), filters.keys(), filters.capacity(),
-        filters.fillRatio(),
-        filters.estimatedRate(), filters.byteSize());
+        filters.fillRatio(), filters.estimatedRate(), filters.byteSize(),
+        filters.filters().stream().map(FilterFill::of).toList());
+  }
+
+  /** Native memory of the exact store (block cache in use and memtables); -1 if it cannot tell. */
+  public long storeMemoryBytes() {
+    try {
+      return store.memoryBytes();
+    } catch (RocksDBException e) {
+      return -1;
+    }
   }
 
   /** Bytes of the exact store on disk. */

@@ -19,7 +19,14 @@ package dev.crawler.dedup;
  * @param fillRatio bits set over all bits
  * @param estimatedRate the filters' false-positive rate now
  * @param filterBytes the filters' memory
+ * @param stack each filter's size and fill, the first (oldest) first; empty in a stats.json written
+ *     before it was kept
  */
 public record UrlSeenStats(long checks, long newUrls, long seen, long recentHits, long filterMaybes,
-    long storeReads, long caughtFalsePositives, double estimatedSkips, int filters, long filterUrls, long filterCapacity, double fillRatio,
-    double estimatedRate, long filterBytes) {}
+    long storeReads, long caughtFalsePositives, double estimatedSkips, int filters, long filterUrls, long filterCapacity,
+    double fillRatio, double estimatedRate, long filterBytes, java.util.List<FilterFill> stack) {
+
+  public UrlSeenStats {
+    stack = stack == null ? java.util.List.of() : java.util.List.copyOf(stack);
+  }
+}

@@ -287,6 +287,16 @@ class UrlSeenServiceTest {
       double measured = (double) falsePositives / queries;
       assertThat(measured).isLessThanOrEqualTo(target + 3 * Math.sqrt(target / queries));
       assertThat(stats.estimatedRate()).isLessThanOrEqualTo(target);
+      assertThat(stats.stack()).hasSize(stats.filters());
+      assertThat(stats.stack().get(0).capacity()).isEqualTo(10_000);
+      assertThat(stats.stack().get(1).capacity()).as("each grown filter is larger").isGreaterThan(10_000);
+      long allBits = stats.stack().stream().mapToLong(FilterFill::bits).sum();
+      assertThat(allBits / 8).isEqualTo(stats.filterBytes());
+      for (FilterFill filter : stats.stack()) {
+        // n is read from the fill, so the standard curve at n gives back the fill to the power k.
+        assertThat(filter.curveRate(filter.estimatedKeys()))
+            .isCloseTo(Math.pow(filter.fillRatio(), filter.hashes()), org.assertj.core.data.Percentage.withPercentage(1e-6));
+      }
     }
     // The stack survives a close and reopen.
     try (UrlSeenService seen = UrlSeenService.open(options(10_000).build())) {

@@ -56,7 +56,7 @@ import java.util.function.UnaryOperator;
  *       fetches in flight than its connection limit; among such hosts the one allowed
  *       earliest goes first (see {@link HostSchedule} for the working set's bounds on this).
  *   <li>Two leases on one host are never handed out closer than its delay, whatever its
- *       connection limit, nor closer than its delay to a {@link #requestStarts} of it; with one
+ *       connection limit, and two requests started through {@link #startRequest} never start closer than that either; with one
  *       connection a lease also comes at least the delay after the previous one completed. A host
  *       with a robots.txt Crawl-delay has one connection (see {@code Politeness}).
  *   <li>The heap holds at most {@link FrontierOptions#workingSetHosts()} ready hosts with a
@@ -104,8 +104,8 @@ public final class Frontier implements AutoCloseable {
   private final ScheduledExecutorService deferredWriter;
   /**
    * Where the next call of {@link #next} starts looking, so every group is looked at first in turn;
-   * consecutive calls, from different threads, start at different groups (a random start instead
-   * made them meet on one lock: 57 k against 74 k next+complete/s, frontier/README.md).
+   * consecutive calls, from different threads, start at different groups (random starts would
+   * often meet on one lock).
    */
   private final AtomicInteger nextGroup = new AtomicInteger();
   /** Guards close against the store reads that no group lock covers (properties, flush). */
@@ -335,8 +335,8 @@ public final class Frontier implements AutoCloseable {
     // Outside the lock: the other fetchers lease and stage meanwhile, and the first to get
     // here writes all their completions in one write (GroupCommit). Deferred, a completion
     // leaves its write to a later one: with two fetcher threads on separate groups nobody
-    // else shares a group's write, and its write-ahead-log append was a sixth of the CPU of
-    // next+complete (frontier/README.md).
+    // else shares a group's write, and its write-ahead-log append is a large share of the CPU
+    // of next+complete.
     // Counted with this completion's own stage: more than N waiting, and this one writes them.
     if (deferredCompletions == 0 || lease.group.unwrittenStages() > deferredCompletions) {
       lease.group.awaitWritten(ticket);
@@ -361,20 +361,29 @@ public final class Frontier implements AutoCloseable {
   }
 
   /**
-   * Says that the request of {@code lease} goes out now. A host with several connections and a
-   * delay has the starts of its fetches spaced by the delay from the time each is leased; a
-   * request that leaves later (after a robots.txt lookup, a DNS lookup, a connect) would come
-   * closer than the delay to the next one. From this call the next start waits the delay from
-   * now. Changes nothing for other hosts; not needed for a lease that makes no request.
+   * Starts the request of {@code lease} now, if its host allows: returns 0, and from now the next
+   * request of the host waits its delay. Else returns the milliseconds to wait before asking
+   * again. Only a host with several connections and a delay is ever made to wait: its leases are
+   * handed out the delay apart, but a request may leave later than its lease (after a robots.txt
+   * lookup, a DNS lookup, a slow connect) and so come closer than the delay to the next one, or
+   * even after it. Asked just before the request's first byte, this keeps the starts themselves
+   * apart. Other hosts get 0 at once; a lease that makes no request need not ask.
    *
    * @throws IllegalArgumentException if the lease was already completed or is from another
    *     frontier (or from before a reopen)
    */
-  public void requestStarts(Lease lease) {
+  public long tryStartRequest(Lease lease) {
     checkNotNull(lease, "lease");
     checkArgument(lease.owner == this,
         "lease of %s is from another frontier or from before a reopen; leases do not survive a close", lease.url());
-    lease.group.requestStarts(lease);
+    return lease.group.tryStartRequest(lease);
+  }
+
+  /** {@link #tryStartRequest} until the request may start, sleeping as it says in between. */
+  public void startRequest(Lease lease) throws InterruptedException {
+    for (long wait = tryStartRequest(lease); wait > 0; wait = tryStartRequest(lease)) {
+      Thread.sleep(wait);
+    }
   }
 
   /** A writer thread a group, each writing its group's unwritten completions every {@code interval}. */
@@ -454,6 +463,25 @@ public final class Frontier implements AutoCloseable {
   /** Bytes of the store's SST files on disk (after {@link #flush()}, all of its data). */
   public long diskBytes() {
     return storeProperty("rocksdb.live-sst-files-size");
+  }
+
+  /**
+   * Native memory of the block cache all the frontier's databases share, the memtables charged
+   * to it included (RocksDB's {@code rocksdb.block-cache-usage}, read once: it is one cache).
+   */
+  public long blockCacheBytes() {
+    closeLock.lock();
+    try {
+      checkUsable();
+      return store.familyProperty("rocksdb.block-cache-usage");
+    } finally {
+      closeLock.unlock();
+    }
+  }
+
+  /** Bytes of the memtables of every database of the frontier (RocksDB's {@code rocksdb.cur-size-all-mem-tables}). */
+  public long memtableBytes() {
+    return storeProperty("rocksdb.cur-size-all-mem-tables");
   }
 
   /** Writes memtables to disk files; not needed for durability (the write-ahead log gives it). */

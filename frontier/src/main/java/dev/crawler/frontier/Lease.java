@@ -1,5 +1,6 @@
 package dev.crawler.frontier;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -20,15 +21,14 @@ public final class Lease {
   private final String via;
   private final int redirectHops;
   private final Instant leasedAt;
-  /** The host's next allowed time, and its latest start, before this lease's start moved them on. */
+  /** The host's next allowed time before this lease moved it on. */
   final long scheduledBefore;
-  final long startBefore;
   /** The host's connection limit and delay when the lease was handed out. */
   final int leasedConnections;
   final long leasedDelayMillis;
 
   Lease(Frontier owner, PartitionGroup group, byte[] key, String url, String hostKey, int depth, int priority, String via,
-      int redirectHops, Instant leasedAt, long scheduledBefore, long startBefore, int leasedConnections,
+      int redirectHops, Instant leasedAt, long scheduledBefore, int leasedConnections,
       long leasedDelayMillis) {
     this.owner = owner;
     this.group = group;
@@ -41,7 +41,6 @@ public final class Lease {
     this.redirectHops = redirectHops;
     this.leasedAt = leasedAt;
     this.scheduledBefore = scheduledBefore;
-    this.startBefore = startBefore;
     this.leasedConnections = leasedConnections;
     this.leasedDelayMillis = leasedDelayMillis;
   }
@@ -76,6 +75,14 @@ public final class Lease {
   }
 
   /** When it was handed out, by the frontier's clock. */
+  /**
+   * The host's delay between requests when the lease was handed out: what a second request made
+   * under this lease (a redirect hop of robots.txt) waits after the first ended.
+   */
+  public Duration hostDelay() {
+    return Duration.ofMillis(leasedDelayMillis);
+  }
+
   public Instant leasedAt() {
     return leasedAt;
   }

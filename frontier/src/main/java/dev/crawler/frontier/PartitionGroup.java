@@ -25,8 +25,8 @@ import java.util.function.UnaryOperator;
  * The partitions {@code p} with {@code p % groups == group}, their hosts' schedule and working set,
  * under one lock, writing through a group commit of their own. No key of one group is read or
  * written by another, so groups run side by side: with one group every operation passes through
- * one lock and one write at a time, and a second fetcher thread only waits (issue #4: two threads
- * did less than one); with two, two threads lease, stage and write at once.
+ * one lock and one write at a time, and a second fetcher thread only waits (two threads do less
+ * than one); with two, two threads lease, stage and write at once.
  *
  * <p>Every change is staged under the lock, so batches reach RocksDB in the order they were
  * decided, and written outside it ({@link #awaitWritten}). Called by {@link Frontier} only.
@@ -199,16 +199,14 @@ final class PartitionGroup {
     h.lease(token);
     leased++;
     long scheduledBefore = h.nextAllowed();
-    long startBefore = h.lastStart();
     if (politeness.spacesStarts(h.state())) {
-      h.lastStart(now);
       moveSchedule(h, politeness.afterStart(h.state(), scheduledBefore, now));   // calls updateReadiness
       h.spacedBy(token);
     } else {
       schedule.updateReadiness(h);
     }
     return new Lease(owner, this, token, url.url(), h.hostKey, url.depth(), url.priority(), url.via(),
-        url.redirectHops(), Instant.ofEpochMilli(now), scheduledBefore, startBefore, limit,
+        url.redirectHops(), Instant.ofEpochMilli(now), scheduledBefore, limit,
         politeness.delayMillis(h.state().crawlDelayMillis()));
   }
 
@@ -228,11 +226,10 @@ final class PartitionGroup {
   }
 
   /**
-   * The request of {@code lease} starts now, some time after its lease: the next start on its host
-   * waits the delay from now (see {@link Frontier#requestStarts}). A no-op for a lease whose host
-   * does not space its starts.
+   * Starts the lease's request now if its host's spacing allows, and returns 0; else returns the
+   * milliseconds until it may (see {@link Frontier#tryStartRequest}).
    */
-  void requestStarts(Lease lease) {
+  long tryStartRequest(Lease lease) {
     lock.lock();
     try {
       owner.checkUsable();
@@ -240,12 +237,17 @@ final class PartitionGroup {
       HostQueue h = schedule.get(lease.hostKey());
       checkArgument(h != null && h.holds(lease.key), "lease of %s was already completed", lease.url());
       if (!politeness.spacesStarts(h.state())) {
-        return;
+        return 0;
       }
       long now = owner.now();
-      h.lastStart(Math.max(h.lastStart(), now));
+      long allowed = politeness.afterStart(h.state(), Long.MIN_VALUE, h.lastStart());
+      if (allowed > now) {
+        return allowed - now;
+      }
+      h.lastStart(now);
       moveSchedule(h, politeness.afterStart(h.state(), h.nextAllowed(), now));
       h.spacedBy(null);   // its request went out: a SKIPPED completion of it gives no spacing back
+      return 0;
     } finally {
       lock.unlock();
     }
@@ -304,7 +306,6 @@ final class PartitionGroup {
       if (outcome.kind() == FetchOutcome.Kind.SKIPPED && h.lastSpacedBy(lease.key)) {
         // No request was made: the spacing its start added goes, if nothing moved the host since.
         scheduled = lease.scheduledBefore;
-        h.lastStart(lease.startBefore);
       }
       Politeness.Wait wait = politeness.after(outcome, before, scheduled, h.lastStart(), now);
       HostState after = before.withFailures(wait.consecutiveFailures());

@@ -60,9 +60,8 @@ final class FrontierModelRun {
     /** The lease whose start last moved lo and hi on, and what they were before; null once anything else moved them. */
     Long spacedBy;
     long[] spacedFrom;
-    /** The latest start, for a host whose starts are spaced, and the one before the latest lease's. */
+    /** The latest request started, for a host whose starts are spaced. */
     long lastStart = Long.MIN_VALUE / 2;
-    long startBefore;
 
     ModelHost(String key) {
       this.key = key;
@@ -208,9 +207,7 @@ final class FrontierModelRun {
             if (m.spacesStarts(delay)) {
               // Several connections: the next start waits the delay from this one.
               m.spacedFrom = new long[] {m.lo, m.hi};
-              m.startBefore = m.lastStart;
               m.spacedBy = head.id;
-              m.lastStart = now;
               m.lo = Math.max(m.lo, now + delay + startMargin(delay));
               m.hi = Math.max(m.hi, now + delay + startMargin(delay));
             }
@@ -285,7 +282,6 @@ final class FrontierModelRun {
             // No request was made: the spacing its start added goes.
             m.lo = m.spacedFrom[0];
             m.hi = m.spacedFrom[1];
-            m.lastStart = m.startBefore;
           }
           if (endsSuspension) {
             m.lo = next;
@@ -313,13 +309,19 @@ final class FrontierModelRun {
             Lease l = outstanding.get(random.nextInt(outstanding.size()));
             ModelHost lm = model.get(l.hostKey());
             long delay = lm.crawlDelay < 0 ? defaultDelay : Math.max(defaultDelay, Math.min(lm.crawlDelay, maxCrawlDelay));
-            if (trace) log.add("op " + op + " t " + now + " requestStarts " + l.url());
-            f.requestStarts(l);
+            if (trace) log.add("op " + op + " t " + now + " tryStartRequest " + l.url());
+            long wait = f.tryStartRequest(l);
             if (lm.spacesStarts(delay)) {
-              lm.spacedBy = null;   // a lease whose request went out is not given back as SKIPPED's spacing
-              lm.lastStart = Math.max(lm.lastStart, now);
-              lm.lo = Math.max(lm.lo, now + delay + startMargin(delay));
-              lm.hi = Math.max(lm.hi, now + delay + startMargin(delay));
+              long allowed = lm.lastStart + delay + startMargin(delay);
+              assertThat(wait).as("%s: wait before a request of %s", context, lm.key).isEqualTo(Math.max(0, allowed - now));
+              if (wait == 0) {
+                lm.spacedBy = null;   // a lease whose request went out is not given back as SKIPPED's spacing
+                lm.lastStart = now;
+                lm.lo = Math.max(lm.lo, now + delay + startMargin(delay));
+                lm.hi = Math.max(lm.hi, now + delay + startMargin(delay));
+              }
+            } else {
+              assertThat(wait).as("%s: a host that does not space its starts never waits", context).isZero();
             }
           } else if (what == 0) {
             m.crawlDelay = random.nextInt(4) == 0 ? 0 : random.nextInt(10_000);

@@ -307,14 +307,32 @@ class PolitenessSchedulingTest {
       f.offer(urls("a.com", 0, 5));
       Lease first = FrontierTest.take(f);
       clock.advanceMillis(50);
-      f.requestStarts(first);                   // robots.txt, DNS and a connect came first
+      assertThat(f.tryStartRequest(first)).as("robots.txt, DNS and a connect came first").isZero();
       clock.advanceMillis(209);
       assertThat(f.next(Duration.ZERO)).as("the delay and less than its margin after the request went out").isEmpty();
       clock.advanceMillis(1);
       Lease second = FrontierTest.take(f);
-      f.complete(second, FetchOutcome.SKIPPED);   // no request: its start gives its spacing back
-      FrontierTest.take(f);
+      f.complete(second, FetchOutcome.SKIPPED);   // no request: its lease gives its spacing back
+      Lease third = FrontierTest.take(f);
+      assertThat(f.tryStartRequest(third)).as("a start 210 ms after the last").isZero();
       f.complete(first, FetchOutcome.FETCHED);
+    }
+  }
+
+  @Test
+  void aRequestLeasedOnTimeButSentLateMakesTheNextOneWait() throws Exception {
+    FrontierOptions options = FrontierOptions.builder().clock(clock).defaultDelay(Duration.ofMillis(200))
+        .connectionsPerHost(10).build();
+    try (Frontier f = Frontier.open(dir, options)) {
+      f.offer(urls("a.com", 0, 5));
+      Lease first = FrontierTest.take(f);
+      clock.advanceMillis(210);
+      Lease second = FrontierTest.take(f);
+      assertThat(f.tryStartRequest(second)).as("the second's request goes first").isZero();
+      clock.advanceMillis(30);
+      assertThat(f.tryStartRequest(first)).as("then the first waits the delay and margin from it").isEqualTo(180);
+      clock.advanceMillis(180);
+      assertThat(f.tryStartRequest(first)).isZero();
     }
   }
 

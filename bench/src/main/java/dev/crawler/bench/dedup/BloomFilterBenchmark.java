@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * (Guava: murmur3_128 of 8 bytes through its funnel; ours: two 64-bit mixes), so the
  * difference is in the memory access. Filling a filter of 10^9 keys takes minutes, so
  * filled filters are kept for the JVM's life: run the 10^9 case in one JVM ({@code -f 0})
- * and each filter is filled once for all three benchmarks. Run (see dedup/README.md):
+ * and each filter is filled once for all three benchmarks. Run:
  * <pre>
  *   java -jar bench/target/benchmarks.jar BloomFilterBenchmark -p capacity=10000000 -t 1
  *   java -Xmx8g -XX:+AlwaysPreTouch -jar bench/target/benchmarks.jar BloomFilterBenchmark -p capacity=1000000000 -f 0 -t 1

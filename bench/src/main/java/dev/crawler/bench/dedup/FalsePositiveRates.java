@@ -28,7 +28,7 @@ public final class FalsePositiveRates {
         report(p, layout.name().toLowerCase(), BloomFilter.create(n, p, layout), n, queries);
       }
       // Ours again, held to exactly Guava's bytes: what a blocked layout's rate is at "no more
-      // memory" (issue #3 asks for both no more memory and an equal or better rate).
+      // memory than Guava", to set beside its rate.
       for (BloomFilter.Layout layout : BloomFilter.Layout.values()) {
         report(p, layout.name().toLowerCase() + "=g", BloomFilter.createWithMemory(n, guavaBytes(n, p), layout), n,
             queries);

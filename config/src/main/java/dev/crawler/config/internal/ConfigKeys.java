@@ -8,6 +8,7 @@ import static dev.crawler.config.internal.ValueTypes.durationLimit;
 import static dev.crawler.config.internal.ValueTypes.integer;
 import static dev.crawler.config.internal.ValueTypes.limit;
 import static dev.crawler.config.internal.ValueTypes.list;
+import static dev.crawler.config.internal.ValueTypes.listen;
 import static dev.crawler.config.internal.ValueTypes.optionalSize;
 import static dev.crawler.config.internal.ValueTypes.path;
 import static dev.crawler.config.internal.ValueTypes.rate;
@@ -16,6 +17,7 @@ import static dev.crawler.config.internal.ValueTypes.text;
 
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.config.DataSize;
+import dev.crawler.config.ListenAddress;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -63,7 +65,8 @@ public final class ConfigKeys {
       "parse", "Reading links out of pages.",
       "frontier", "The on-disk queue of URLs to fetch.",
       "output", "What the crawl writes besides its state.",
-      "stats", "The periodic progress line in the log.");
+      "stats", "The periodic progress line in the log.",
+      "status", "The crawl's own web server: a status page at / and Prometheus metrics at /metrics.");
 
   // ------------------------------------------------------------------ crawl
   public static final ConfigKey<Path> CRAWL_SEEDS = ConfigKey.of("crawl.seeds", path(), "seeds.txt",
@@ -174,8 +177,8 @@ public final class ConfigKeys {
   public static final ConfigKey<Optional<DataSize>> SEEN_MEMORY_BUDGET = ConfigKey.of("seen.memory-budget",
       optionalSize(DataSize.ofBytes(1024)), "none",
       "Size the filter from memory instead of false-positive-rate: the rate follows from it. Set one of the two.");
-  // Measured in dedup/README.md: at 1% cache-line needs 10.0 bits a URL and page 9.7 (Guava's filter 9.6), and
-  // cache-line answers 3-4x faster than page at 2x10^8 URLs; the sizing keeps either at the target rate.
+  // At 1% cache-line needs 10.0 bits a URL and page 9.7 (a standard filter 9.6), and cache-line answers a few
+  // times faster (one memory miss a check, not one a bit); the sizing keeps either at the target rate.
   public static final ConfigKey<CrawlConfig.Seen.FilterLayout> SEEN_FILTER_LAYOUT = ConfigKey.of("seen.filter-layout",
       choice(CrawlConfig.Seen.FilterLayout.class), "cache-line",
       "cache-line: a URL's bits in one 64-byte block, one memory miss a check, about 3% more memory; "
@@ -217,7 +220,7 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> FRONTIER_PARTITIONS = ConfigKey.of("frontier.partitions",
       integer(1, 65_536), "1", "Queue partitions (hash of the queue key mod this): a cluster splits the crawl by them; "
           + "up to 16 groups, each with its own lock and database.");
-  // The heap figures are measured (frontier/README.md, "Heap a host costs"); the bounds are guards
+  // The heap figures are measured with FrontierBench (--known-hosts, --working-set); the bounds are guards
   // against a slipped digit, far past what a machine's heap holds at those figures.
   public static final ConfigKey<Integer> FRONTIER_WORKING_SET_HOSTS = ConfigKey.of("frontier.working-set-hosts",
       integer(1, 100_000_000), "20_000",
@@ -251,6 +254,10 @@ public final class ConfigKeys {
   // ------------------------------------------------------------------ stats
   public static final ConfigKey<Duration> STATS_INTERVAL = ConfigKey.of("stats.interval",
       duration(Duration.ofMillis(100)), "10s", "Time between two stats lines in the log.");
+
+  // ------------------------------------------------------------------ status
+  public static final ConfigKey<Optional<ListenAddress>> STATUS_LISTEN = ConfigKey.of("status.listen", listen(),
+      "127.0.0.1:9477", "Address of the status page and /metrics; off: no server. A port in use stops the crawl at start.");
 
   /** Every key, in declaration order. */
   public static final List<ConfigKey<?>> ALL = collectKeys();

@@ -1,6 +1,7 @@
 package dev.crawler.config.internal;
 
 import dev.crawler.config.DataSize;
+import dev.crawler.config.ListenAddress;
 import dev.crawler.config.internal.ValueType.BadValue;
 import java.math.BigDecimal;
 import java.nio.file.InvalidPathException;
@@ -527,6 +528,42 @@ public final class ValueTypes {
     }
   }
 
+  // ---------------------------------------------------------------- addresses
+
+  static final String OFF = "off";
+  private static final Pattern LISTEN = Pattern.compile("(?:\\[([0-9A-Fa-f:.]+)]|([A-Za-z0-9.-]+)):(\\d{1,5})");
+
+  /** {@code off}, or {@code host:port} ({@code [::1]:port} for IPv6); port 0 takes any free one. */
+  public static ValueType<Optional<ListenAddress>> listen() {
+    return new Scalar<>() {
+      @Override
+      Optional<ListenAddress> parse(String text) throws BadValue {
+        if (text.equalsIgnoreCase(OFF) || text.equalsIgnoreCase("false")) {
+          return Optional.empty();   // YAML 1.1 readers may hand an unquoted off over as false
+        }
+        Matcher m = LISTEN.matcher(text);
+        if (!m.matches()) {
+          throw new BadValue("\"" + text + "\" is not host:port");
+        }
+        int port = Integer.parseInt(m.group(3));
+        if (port > 65_535) {
+          throw new BadValue("\"" + text + "\" has port " + port + ", above 65535");
+        }
+        return Optional.of(new ListenAddress(m.group(1) != null ? m.group(1) : m.group(2), port));
+      }
+
+      @Override
+      public String format(Optional<ListenAddress> value) {
+        return value.map(a -> quote(a.toString())).orElse(quote(OFF));
+      }
+
+      @Override
+      public String allowed() {
+        return OFF + ", or host:port such as 127.0.0.1:9477, 0.0.0.0:9477 or [::1]:9477 (port 0: any free port)";
+      }
+    };
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+");
@@ -545,7 +582,7 @@ public final class ValueTypes {
 
   static long parseCount(String text, String allowed) throws BadValue {
     if (text.indexOf(',') >= 0 && !THOUSANDS.matcher(text.strip()).matches()) {
-      // "1,5" is no thousands separator: a decimal comma, or a typo. Read as 15 it was wrong either way.
+      // "1,5" is no thousands separator: a decimal comma, or a typo. Read as 15 it would be wrong either way.
       throw new BadValue("\"" + text + "\" is not a whole number (commas only between groups of three digits); allowed: "
           + allowed);
     }

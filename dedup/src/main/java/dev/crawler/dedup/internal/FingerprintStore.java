@@ -1,6 +1,7 @@
 package dev.crawler.dedup.internal;
 
 import dev.crawler.dedup.UrlFingerprint;
+import dev.crawler.rocks.RocksLibrary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ public final class FingerprintStore implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
 
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   // Owned native resources, closed in reverse order of creation.
@@ -69,8 +70,7 @@ public final class FingerprintStore implements AutoCloseable {
     sstFilter = new BloomFilter(10, false);
     // Index and filters are cut into 4 KB partitions under a small top level kept in the cache:
     // whole per-file blocks (megabytes for a 64 MB file of 16-byte keys) pushed each other out
-    // of a 64 MB cache at 10^8 URLs, and every cold read copied one in again (12 k links/s in
-    // SeenThroughput). The last level, 90% of the keys, gets no filter: VERIFY reads keys the
+    // of a 64 MB cache at 10^8 URLs, and every cold read copied one in again. The last level, 90% of the keys, gets no filter: VERIFY reads keys the
     // Bloom filter called "maybe", nearly all present, and a filter only saves reads of absent
     // keys (RocksDB's optimize_filters_for_hits).
     columnOptions = new ColumnFamilyOptions()
@@ -205,6 +205,12 @@ public final class FingerprintStore implements AutoCloseable {
     return db.getLongProperty(fingerprintFamily, "rocksdb.estimate-pending-compaction-bytes")
         + db.getLongProperty(fingerprintFamily, "rocksdb.num-running-compactions")
         + db.getLongProperty(fingerprintFamily, "rocksdb.mem-table-flush-pending");
+  }
+
+  /** Native memory of the store: its block cache in use and its memtables. */
+  public long memoryBytes() throws RocksDBException {
+    return db.getLongProperty(fingerprintFamily, "rocksdb.block-cache-usage")
+        + db.getLongProperty(fingerprintFamily, "rocksdb.cur-size-all-mem-tables");
   }
 
   /** Bytes the store's files take on disk. */

@@ -2,6 +2,7 @@ package dev.crawler.frontier.internal;
 
 import static com.google.common.base.Preconditions.checkState;
 
+import dev.crawler.rocks.RocksLibrary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class FrontierStore implements AutoCloseable {
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   static final byte[] FORMAT_KEY = "frontier-format".getBytes(StandardCharsets.US_ASCII);
@@ -179,8 +180,8 @@ public final class FrontierStore implements AutoCloseable {
    * its own group commit, when all groups share it ({@link #viewWithOwnCommits()}); else group 0
    * in the root and every other in a database of its own, in folder {@code group-NN} of the
    * root's, created with the store. Groups in their own databases write side by side: each has its
-   * own write-ahead log, memtables and write queue, which a shared database serializes
-   * (frontier/README.md, "A database per partition group"). Close them all before the root.
+   * own write-ahead log, memtables and write queue, which a shared database serializes (more
+   * threads then do less). Close them all before the root.
    */
   public List<FrontierStore> openGroups(int partitions) {
     checkState(ownsDatabase && group == 0, "only the root opens groups");
@@ -252,11 +253,9 @@ public final class FrontierStore implements AutoCloseable {
         // One writer at a time per partition group (GroupCommit), so concurrent memtable
         // inserts buy little; and the counters' in-place updates need them off.
         .setAllowConcurrentMemtableWrite(false)
-        // Groups that share a database (a store written before each had its own) write side by
-        // side: with the log append of one write overlapping the memtable inserts of the one
-        // before, 2 threads on 4 groups did 73-74 k next+complete/s against 58-60 k without
-        // (frontier/README.md, "A lock per partition group"). With a database per group it is
-        // neither a gain nor a loss ("A database per partition group").
+        // Groups that share a database (a format-1 store) write side by side: the log append of
+        // one write overlaps the memtable inserts of the one before, about a quarter more
+        // next+complete. With a database per group it is neither a gain nor a loss.
         .setEnablePipelinedWrite(true);
     List<ColumnFamilyHandle> opened = new ArrayList<>();
     RocksDB database = RocksDB.open(dbOptions, at.toString(), tuning.families(), opened);
@@ -288,7 +287,7 @@ public final class FrontierStore implements AutoCloseable {
         4 << 10);
     // Every operation rewrites its partition's counters, a value of fixed size: updated in place,
     // the memtable holds one entry per partition instead of one per operation, and an insert
-    // no longer searches a skiplist of a hundred thousand versions.
+    // does not search a skiplist of a hundred thousand versions.
     ColumnFamilyOptions counterOptions = familyOptions(own(new ColumnFamilyOptions()), cache, null, 4L << 20,
         4 << 10).setInplaceUpdateSupport(true);
     List<ColumnFamilyDescriptor> families = List.of(
@@ -307,8 +306,8 @@ public final class FrontierStore implements AutoCloseable {
         .setBlockCache(cache)
         .setBlockSize(blockSize)
         // Index and filter blocks live with their table readers, outside the block cache.
-        // In the cache, random seeks into 100,000 queues evicted them, and every seek then
-        // re-read and parsed a whole index block: about 1 ms per next(). Held outside, they
+        // In the cache, random seeks into many queues evict them, and a seek then re-reads
+        // and parses a whole index block. Held outside, they
         // cost about 30 bytes per data block: some 10 MB for 100 M queued URLs.
         .setCacheIndexAndFilterBlocks(false);
     if (bloom != null) {
@@ -566,6 +565,15 @@ public final class FrontierStore implements AutoCloseable {
       throw new IllegalStateException("cannot read property " + name + ": " + e.getMessage(), e);
     }
     return sum;
+  }
+
+  /** A RocksDB integer property of the database as a whole, read on its default column family. */
+  public long familyProperty(String name) {
+    try {
+      return db.getLongProperty(defaultFamily, name);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("cannot read property " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /** Flushes memtables to SST files; used by benchmarks to measure disk use. */

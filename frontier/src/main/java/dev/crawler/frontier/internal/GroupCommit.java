@@ -10,8 +10,8 @@ import org.rocksdb.WriteBatch;
  * Group commit: changes are staged, in the order the frontier decides them under its lock, into
  * one open batch; a caller that needs them durable waits outside that lock, and the first
  * waiter writes everything staged so far in one RocksDB write, for itself and for every
- * thread that staged before it. Each write-ahead-log write (about 16 µs on a small VM) then
- * serves several completions, and it no longer holds the frontier's lock.
+ * thread that staged before it. Each write-ahead-log write, a system call, then serves several
+ * completions, and no write holds the frontier's lock.
  *
  * <p>Guarantees:
  * <ul>

@@ -14,8 +14,9 @@ import java.util.random.RandomGenerator;
  *   <li>The host's delay is {@code max(defaultDelay, min(crawlDelay, maxCrawlDelay))}: a robots
  *       Crawl-delay can only slow us down, and only up to the cap; our own default is the floor.
  *       Two fetches of a host never start closer than its delay, whatever its connection limit
- *       (the frontier moves the host's time on by the delay, plus a small margin, at each start:
- *       {@link #afterStart}).
+ *       (the frontier moves the host's time on by the delay, plus a small margin, at each lease
+ *       and at each request's actual start, and holds a request back until the delay since the
+ *       last one started has passed: {@link #afterStart}).
  *       With one connection the next fetch also starts at least the delay after the last one
  *       ended; with several, only failures and Retry-After wait from an end.
  *   <li>A host whose robots.txt gives a Crawl-delay above 0 has one connection, whatever its

@@ -3,6 +3,7 @@ package dev.crawler.frontier.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.rocks.RocksLibrary;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,13 +11,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 class GroupCommitTest {
   static {
-    RocksDB.loadLibrary();
+    RocksLibrary.load();
   }
 
   /** A sink that keeps what each write held, and can hold the first write until told to go on. */

@@ -1,0 +1,37 @@
+package dev.crawler.visit;
+
+import dev.crawler.frontier.Frontier;
+
+/**
+ * Holds each request of a visit back until its queue allows it, run just before the request's
+ * first byte goes out. The frontier spaces the starts of a queue's requests across visits; within
+ * one visit a further request (a robots.txt redirect hop, the page after its robots.txt) also
+ * waits the host's delay after the one before, which has just ended.
+ */
+final class RequestTurns {
+  private final Frontier frontier;
+
+  RequestTurns(Frontier frontier) {
+    this.frontier = frontier;
+  }
+
+  /**
+   * Waits for the visit's next request's turn. A frontier that fails here fails the lease's
+   * completion too, which reports it; an interrupt (a stop) lets the request go, and the stop
+   * then discards what it brings.
+   */
+  void await(Visit visit) {
+    try {
+      if (visit.requestsSent() > 0) {
+        Thread.sleep(visit.lease().hostDelay());
+      }
+      frontier.startRequest(visit.lease());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // reported by the completion of this lease
+    } finally {
+      visit.requestSent();
+    }
+  }
+}
