@@ -36,7 +36,7 @@ public final class CrawlConfig {
     this.source = source;
     this.settings = s;
     this.crawl = new Crawl(s.get(CRAWL_SEEDS), s.get(CRAWL_DATA_DIR),
-        new UserAgent(s.get(CRAWL_USER_AGENT_NAME), s.get(CRAWL_USER_AGENT_CONTACT)),
+        UserAgent.of(s.get(CRAWL_USER_AGENT_NAME), s.get(CRAWL_USER_AGENT_CONTACT)),
         new Limits(s.get(CRAWL_MAX_PAGES), s.get(CRAWL_MAX_DEPTH), s.get(CRAWL_MAX_PAGES_PER_HOST),
             s.get(CRAWL_MAX_DURATION)));
     this.politeness = new Politeness(s.get(POLITENESS_DEFAULT_DELAY), s.get(POLITENESS_MAX_CRAWL_DELAY),
@@ -160,11 +160,23 @@ public final class CrawlConfig {
 
   public record Crawl(Path seeds, Path dataDir, UserAgent userAgent, Limits limits) {}
 
-  /** {@code name} may be empty in a file that is only checked; {@link #requireReadyToCrawl} refuses that. */
-  public record UserAgent(String name, String contactUrl) {
-    /** The User-Agent header: {@code name/version (+contact)}. */
-    public String header(String version) {
-      String product = name + "/" + version;
+  /**
+   * {@code name} may be empty in a file that is only checked; {@link #requireReadyToCrawl} refuses that.
+   *
+   * @param name the robots.txt product token, what robots.txt groups are matched on
+   * @param version the version given after the name ({@code examplebot/1.2}); empty for none
+   */
+  public record UserAgent(String name, String version, String contactUrl) {
+    /** From crawl.user-agent.name, {@code name} or {@code name/version}, and the contact URL. */
+    static UserAgent of(String nameAndVersion, String contactUrl) {
+      int slash = nameAndVersion.indexOf('/');
+      return slash < 0 ? new UserAgent(nameAndVersion, "", contactUrl)
+          : new UserAgent(nameAndVersion.substring(0, slash), nameAndVersion.substring(slash + 1), contactUrl);
+    }
+
+    /** The User-Agent header: {@code name/version (+contact)}, with {@code crawlerVersion} if the name gave none. */
+    public String header(String crawlerVersion) {
+      String product = name + "/" + (version.isEmpty() ? crawlerVersion : version);
       return contactUrl.isEmpty() ? product : product + " (+" + contactUrl + ")";
     }
   }

@@ -128,6 +128,10 @@ class ConfigDefaultsTest {
         "crawl: {user-agent: {name: examplebot, contact-url: 'https://example.org/bot'}}", "c.yaml", BASE);
     config.requireReadyToCrawl();
     assertThat(config.crawl().userAgent().header("1.0")).isEqualTo("examplebot/1.0 (+https://example.org/bot)");
+    CrawlConfig versioned = ConfigLoader.parse(
+        "crawl: {user-agent: {name: newcomer-bot/1.0, contact-url: 'https://example.org/bot'}}", "c.yaml", BASE);
+    assertThat(versioned.crawl().userAgent().name()).as("the robots.txt token").isEqualTo("newcomer-bot");
+    assertThat(versioned.crawl().userAgent().header("0.1.0")).isEqualTo("newcomer-bot/1.0 (+https://example.org/bot)");
   }
 
   private static ConfigKey<?> key(String path) {

@@ -4,7 +4,10 @@ import dev.crawler.config.ConfigDocs;
 import dev.crawler.config.ConfigException;
 import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
+import dev.crawler.crawl.RefusedSeeds;
+import java.io.IOException;
 import java.nio.file.Path;
+import okhttp3.Dns;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -40,7 +43,7 @@ final class ConfigCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
     var out = spec.commandLine().getOut();
     if (action.defaults) {
       out.print(ConfigDocs.defaultsYaml());
@@ -57,6 +60,9 @@ final class ConfigCommand implements Callable<Integer> {
       var err = spec.commandLine().getErr();
       err.println("note: a crawl with this file would stop at start:");
       err.println(notReady.getMessage().indent(2).stripTrailing());
+    }
+    for (String warning : RefusedSeeds.inSeedFile(config, Dns.SYSTEM)) {
+      spec.commandLine().getErr().println("warning: " + warning);
     }
     return ExitCode.OK;
   }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
     versionProvider = VersionProvider.class,
     // The first line is the summary `crawler --help` lists: a whole sentence.
     description = {
-        "Start a new crawl; Ctrl-C stops it cleanly, and `crawler resume` continues it.",
+        "Start a new crawl; Ctrl-C stops it cleanly, and `bin/crawler resume` continues it.",
         "Progress is logged every stats.interval."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:the crawl ended (finished, or a limit)", "1:the crawl failed (see the message)",

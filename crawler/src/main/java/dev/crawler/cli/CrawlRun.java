@@ -64,7 +64,7 @@ final class CrawlRun {
       out.println("Crawl ended: " + reason.description() + ".");
       if (reason.resumable() && configFile != null) {
         // The page limit counts the whole crawl: a resume under the same limit would stop at once.
-        out.println("Continue it with: crawler resume --config " + configFile
+        out.println("Continue it with: bin/crawler resume --config " + configFile
             + (reason == StopReason.MAX_PAGES ? " (after raising crawl.limits.max-pages in it)" : ""));
       }
       out.flush();
@@ -94,6 +94,14 @@ final class CrawlRun {
       crawl = Crawl.open(config, start, env);
     } catch (CrawlStartException e) {
       throw new CommandFailure(e.getMessage(), ExitCode.BAD_USAGE);
+    }
+    if (start == Crawl.Start.RESUME && crawl.isFinished()) {
+      out.println("Nothing to resume: the crawl in " + crawl.directory() + " is finished (its frontier is empty, "
+          + String.format(java.util.Locale.US, "%,d", crawl.stats().requested()) + " pages requested). To crawl"
+          + " again, start a new crawl with another crawl.data-dir.");
+      out.flush();
+      closeQuietly(crawl);
+      return ExitCode.OK;
     }
     return run(crawl, out, config.source());
   }

@@ -204,6 +204,12 @@ public final class Crawl implements AutoCloseable {
     }
   }
 
+  /** Whether nothing is left to fetch: the frontier holds no URL, queued or leased (a resumed finished crawl). */
+  public boolean isFinished() {
+    var f = frontier.stats();
+    return f.queuedUrls() == 0 && f.leasedUrls() == 0;
+  }
+
   /** Asks a running crawl to stop cleanly (Ctrl-C, SIGTERM); returns at once. */
   public void stop() {
     stop.stop(StopReason.STOPPED);

@@ -100,7 +100,7 @@ final class CrawlAssembly implements AutoCloseable {
    * queues its seeds; a RESUME reopens the frontier and the filter where they were.
    */
   static String resumeCommand(CrawlConfig config) {
-    return "crawler resume --config " + config.source();
+    return "bin/crawler resume --config " + config.source();
   }
 
   static CrawlAssembly open(CrawlConfig config, Crawl.Start start, CrawlEnvironment env) throws IOException {
@@ -117,12 +117,18 @@ final class CrawlAssembly implements AutoCloseable {
           + "`, or set crawl.data-dir to another folder to start afresh");
     }
     if (start == Crawl.Start.RESUME && !holds) {
-      throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `crawler crawl --config "
+      throw new CrawlStartException("nothing to resume in " + root + ": start a crawl with `bin/crawler crawl --config "
           + config.source() + "`");
     }
     UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
     // A new crawl's seeds are read and checked before anything is created: a bad seed file leaves no folder behind.
     List<String> newSeeds = start == Crawl.Start.NEW ? newSeeds(config, env, normalizer) : null;
+    if (newSeeds != null && !config.scope().allowPrivateAddresses()) {
+      Map<String, String> refused = RefusedSeeds.ifAllRefused(newSeeds, env.dns());
+      if (!refused.isEmpty()) {
+        throw new CrawlStartException(RefusedSeeds.message(refused));
+      }
+    }
     Set<String> entriesBefore = Set.of();   // listed under the lock, below
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     CrawlDirectory locked = null;

@@ -110,7 +110,7 @@ class BadConfigCommandLineTest {
     Result result = run("crawl", "--config", file.toString());
     assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
     assertThat(result.err()).isEqualTo("error: " + dir.resolve("crawl-data") + " already holds a crawl: continue it "
-        + "with `crawler resume --config " + file + "`, or set crawl.data-dir to another folder to start afresh\n");
+        + "with `bin/crawler resume --config " + file + "`, or set crawl.data-dir to another folder to start afresh\n");
     try (Stream<Path> data = Files.list(dir.resolve("crawl-data"))) {
       assertThat(data).containsExactly(dir.resolve("crawl-data/frontier"));
     }
@@ -122,7 +122,7 @@ class BadConfigCommandLineTest {
     Result result = run("resume", "--config", file.toString());
     assertThat(result.exitCode()).isEqualTo(ExitCode.BAD_USAGE);
     assertThat(result.err()).isEqualTo("error: nothing to resume in " + dir.resolve("crawl-data")
-        + ": start a crawl with `crawler crawl --config " + file + "`\n");
+        + ": start a crawl with `bin/crawler crawl --config " + file + "`\n");
     assertNothingCreatedBeside(file);
   }
 

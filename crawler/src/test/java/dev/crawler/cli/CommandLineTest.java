@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.config.ConfigDocs;
 import dev.crawler.config.ConfigLoader;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -102,6 +107,66 @@ class CommandLineTest {
       Result result = run(args);
       assertThat(result.exitCode()).isZero();
       assertThat(result.out()).contains("Usage:").contains("Exit codes:");
+    }
+  }
+
+  @Test
+  void configCheckWarnsAboutTheSeedsACrawlWouldRefuse() throws IOException {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\nmailto:someone@example.org\n");
+    Path file = Files.writeString(dir.resolve("crawl.yaml"), """
+        crawl:
+          seeds: '%s'
+          user-agent:
+            name: test-crawler
+        """.formatted(seeds));
+
+    Result result = run("config", "--check", file.toString());
+
+    assertThat(result.exitCode()).isZero();
+    assertThat(result.err()).contains(
+        "warning: seed on line 1 of " + seeds + " would be refused: 127.0.0.1 is a private address"
+            + " (set scope.allow-private-addresses: true to crawl it)",
+        "warning: seed on line 2 of " + seeds + " is not a crawlable http(s) URL: mailto:someone@example.org");
+  }
+
+  @Test
+  void aResumeOfAFinishedCrawlSaysItIsFinishedAndFetchesNothing() throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    AtomicInteger requests = new AtomicInteger();
+    server.createContext("/", exchange -> {
+      requests.incrementAndGet();
+      byte[] body = "<html><body>one page</body></html>".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/html");
+      exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/robots.txt") ? 404 : 200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    try {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"),
+          "http://127.0.0.1:" + server.getAddress().getPort() + "/\n");
+      Path file = Files.writeString(dir.resolve("crawl.yaml"), """
+          crawl:
+            data-dir: '%s'
+            seeds: '%s'
+            user-agent:
+              name: test-crawler
+          politeness:
+            default-delay: 10ms
+          scope:
+            allow-private-addresses: true
+          """.formatted(dir.resolve("data"), seeds));
+      assertThat(run("crawl", "--config", file.toString()).out()).contains("Crawl ended: the frontier is empty.");
+      int requestsOfTheCrawl = requests.get();
+
+      Result resume = run("resume", "--config", file.toString());
+
+      assertThat(resume.exitCode()).isZero();
+      assertThat(resume.out()).startsWith("Nothing to resume: the crawl in " + dir.resolve("data")
+          + " is finished (its frontier is empty, 1 pages requested).");
+      assertThat(requests.get()).isEqualTo(requestsOfTheCrawl);
+    } finally {
+      server.stop(0);
     }
   }
 

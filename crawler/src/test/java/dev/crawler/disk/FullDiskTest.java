@@ -178,7 +178,7 @@ class FullDiskTest {
     assertThat(errors.get(0).getFormattedMessage()).startsWith("The disk is full: ")
         .contains("No space left on device")
         .contains("Free space on the disk of " + disk.root().resolve("crawl"))
-        .endsWith("then continue with `crawler resume --config crawl.yaml`.");
+        .endsWith("then continue with `bin/crawler resume --config crawl.yaml`.");
     assertThat(events.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
         .allSatisfy(e -> assertThat(e.getThrowableProxy()).as("stack trace of: %s", e.getFormattedMessage()).isNull());
   }

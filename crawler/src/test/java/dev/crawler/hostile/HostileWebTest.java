@@ -514,16 +514,16 @@ class HostileWebTest {
   @Test
   void theReadmeTableIsTheCsvRendered() throws IOException {
     String expected = MisbehaviourTable.render(resourceLines("misbehaviours.csv"));
-    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);   // crawler/README.md
     int start = readme.indexOf(MisbehaviourTable.START);
     int end = readme.indexOf(MisbehaviourTable.END);
-    assertThat(start).as("README.md has the hostile-web markers").isNotNegative();
-    assertThat(end).as("README.md has the hostile-web markers").isGreaterThan(start);
+    assertThat(start).as("crawler/README.md has the hostile-web markers").isNotNegative();
+    assertThat(end).as("crawler/README.md has the hostile-web markers").isGreaterThan(start);
     String actual = readme.substring(start + MisbehaviourTable.START.length() + 1, end);
     if (!actual.equals(expected)) {
       Path rendered = Path.of("target", "hostile-web-table.md");
       Files.writeString(rendered, expected, StandardCharsets.UTF_8);
-      assertThat(actual).as("README.md's hostile-web table is out of date: paste %s between its markers",
+      assertThat(actual).as("crawler/README.md's hostile-web table is out of date: paste %s between its markers",
           rendered.toAbsolutePath()).isEqualTo(expected);
     }
   }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * misbehaviours.csv as the Markdown table the root README's "Reliability" section quotes
+ * misbehaviours.csv as the Markdown table crawler/README.md's "A hostile web" section quotes
  * between the {@link #START} and {@link #END} markers; {@link HostileWebTest} keeps the two equal.
  */
 final class MisbehaviourTable {

@@ -78,7 +78,7 @@ class CleanStopTest {
     assertThat(stoppedExit).as(stoppedOutput).isEqualTo(143);
     assertThat(stoppedOutput).contains("Stopping: stopped on request").contains("Crawl summary")
         .contains("Crawl ended: stopped on request.")
-        .contains("Continue it with: crawler resume --config " + configFile + "\n")
+        .contains("Continue it with: bin/crawler resume --config " + configFile + "\n")
         .doesNotContain("\tat ").doesNotContain("Exception");
   }
 

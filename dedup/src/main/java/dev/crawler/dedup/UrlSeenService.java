@@ -240,7 +240,8 @@ public final class UrlSeenService implements AutoCloseable {
   /** 1.4 MB, 0.1 MB: in powers of 1024 like the config's sizes, and never "0 MB". */
   private static String mebibytes(long bytes) {
     double mb = bytes / (1024.0 * 1024);
-    return mb >= 0.1 ? String.format(Locale.ROOT, "%,.1f MB", mb)
+    return mb >= 9.95 ? String.format(Locale.ROOT, "%,.0f MB", mb)
+        : mb >= 0.1 ? String.format(Locale.ROOT, "%,.1f MB", mb)
         : String.format(Locale.ROOT, "%,.1f KB", bytes / 1024.0);
   }
 

@@ -41,7 +41,11 @@ public final class ConfigKeys {
 
   // The checks' patterns come first: the keys below call the checks while they are built.
   // RFC 9309 2.2.1: a product token has letters, "_" and "-" only (crawler-commons refuses digits).
-  private static final Pattern PRODUCT_TOKEN = Pattern.compile("[A-Za-z_-]*");
+  /**
+   * A robots.txt product token (RFC 9309 2.2.1: letters, '-' and '_'), optionally followed by
+   * '/' and a version as User-Agent headers carry one (RFC 9110 10.1.5: a token, no spaces).
+   */
+  private static final Pattern AGENT_NAME = Pattern.compile("[A-Za-z_-]*(/[A-Za-z0-9._+~-]+)?");
   private static final Pattern MEDIA_TYPE = Pattern.compile("(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]*))");
   private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9_.*\\[\\]-]+");
 
@@ -70,8 +74,11 @@ public final class ConfigKeys {
   public static final ConfigKey<Path> CRAWL_DATA_DIR = ConfigKey.of("crawl.data-dir", path(), "crawl-data",
       "Folder for the crawl's state (frontier, filter, exact store), WARC files and logs.");
   public static final ConfigKey<String> CRAWL_USER_AGENT_NAME = ConfigKey.of("crawl.user-agent.name",
-      text("empty, or letters, '-' and '_' (a robots.txt product token)", ConfigKeys::agentNameProblem), "",
-      "Your crawler's name, sent in User-Agent and matched against robots.txt groups. Required for a crawl.");
+      text("empty, or letters, '-' and '_' (a robots.txt product token), optionally then '/' and a version",
+          ConfigKeys::agentNameProblem), "",
+      "Your crawler's name, such as 'examplebot' or 'examplebot/1.2'. Required for a crawl. Sent in User-Agent as "
+          + "'name/version (+contact-url)', the crawler's own version when none is given; robots.txt groups are "
+          + "matched on the name without its version.");
   public static final ConfigKey<String> CRAWL_USER_AGENT_CONTACT = ConfigKey.of("crawl.user-agent.contact-url",
       text("empty, or an http(s) or mailto URL", ConfigKeys::contactProblem), "",
       "Where a site owner can reach you, sent in User-Agent as '+URL'.");
@@ -259,7 +266,11 @@ public final class ConfigKeys {
 
 
   static String agentNameProblem(String name) {
-    return PRODUCT_TOKEN.matcher(name).matches() ? null : "has characters other than letters, '-' and '_'";
+    if (AGENT_NAME.matcher(name).matches()) {
+      return name.startsWith("/") ? "has a version but no name before the '/'" : null;
+    }
+    return name.contains("/") ? "is not a name of letters, '-' and '_', then '/' and a version of letters, digits"
+        + " and '.', '-', '_', '+', '~'" : "has characters other than letters, '-' and '_'";
   }
 
   static String contactProblem(String url) {
