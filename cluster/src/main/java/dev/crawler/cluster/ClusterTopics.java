@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import dev.crawler.frontier.Partitions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,8 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -93,29 +98,57 @@ public record ClusterTopics(String crawl, int partitions) {
     checkPartitions(admin, names, timeout);
   }
 
+  /**
+   * Checks each topic's partition count, and waits until every partition has a leader that holds
+   * its log: a broker names a new partition's leader in its metadata a moment before that leader
+   * takes writes, and a producer's first batches would be refused (and retried, with a warning
+   * each) until it does.
+   */
   private void checkPartitions(Admin admin, List<String> names, Duration timeout)
       throws InterruptedException, ExecutionException, TimeoutException {
-    // A topic just created may not be in every broker's metadata yet: ask again briefly.
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {
         Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames()
             .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        boolean led = true;
         for (String name : names) {
-          int has = described.get(name).partitions().size();
-          if (has != partitions) {
-            throw new IllegalStateException("topic " + name + " has " + has + " partitions, but crawl " + crawl
+          List<TopicPartitionInfo> of = described.get(name).partitions();
+          if (of.size() != partitions) {
+            throw new IllegalStateException("topic " + name + " has " + of.size() + " partitions, but crawl " + crawl
                 + " is opened with " + partitions + ": a crawl's partitions are fixed when it is created (open it with "
-                + has + ", or start a crawl of another name)");
+                + of.size() + ", or start a crawl of another name)");
           }
+          led &= of.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
         }
-        return;
+        if (led && leadersHoldLogs(admin, described, timeout)) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new TimeoutException("the partitions of " + names + " have no leader after " + timeout.toSeconds() + " s");
+        }
       } catch (ExecutionException e) {
         if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
           throw e;
         }
-        Thread.sleep(50);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static boolean leadersHoldLogs(Admin admin, Map<String, TopicDescription> described, Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    Map<TopicPartition, Integer> leaders = new HashMap<>();
+    described.forEach((name, d) -> d.partitions().forEach(p -> leaders.put(new TopicPartition(name, p.partition()),
+        p.leader().id())));
+    Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(new HashSet<>(leaders.values()))
+        .allDescriptions().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    for (Map.Entry<TopicPartition, Integer> e : leaders.entrySet()) {
+      Map<String, LogDirDescription> ofLeader = dirs.getOrDefault(e.getValue(), Map.of());
+      if (ofLeader.values().stream().noneMatch(d -> d.replicaInfos().containsKey(e.getKey()))) {
+        return false;
       }
     }
+    return true;
   }
 }
