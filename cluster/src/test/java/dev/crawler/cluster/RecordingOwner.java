@@ -26,6 +26,7 @@ final class RecordingOwner implements PartitionOwner {
   private final List<Taken> taken = new ArrayList<>();
   private final Map<Integer, Long> nextOffsets = new HashMap<>();
   private final List<String> violations = new ArrayList<>();
+  private volatile long revokeMillis;
 
   /**
    * @param holders partition to the name of its owner now, shared by a test's owners
@@ -38,6 +39,12 @@ final class RecordingOwner implements PartitionOwner {
     this.holders = holders;
     this.checkpoints = Map.copyOf(checkpoints);
     this.events = events;
+  }
+
+  /** Each revocation takes this long before it lets go, as an owner ending its fetches would. */
+  RecordingOwner revokingIn(long millis) {
+    this.revokeMillis = millis;
+    return this;
   }
 
   static ConcurrentMap<Integer, String> holders() {
@@ -69,6 +76,11 @@ final class RecordingOwner implements PartitionOwner {
 
   @Override
   public synchronized void revoked(int partition) {
+    try {
+      Thread.sleep(revokeMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     release(partition, "revoked");
   }
 

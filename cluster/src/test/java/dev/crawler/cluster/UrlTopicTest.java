@@ -57,7 +57,8 @@ class UrlTopicTest {
     topics.ensure(admin, (short) 1, TIMEOUT);
     ConcurrentMap<Integer, String> holders = RecordingOwner.holders();
     List<String> events = Collections.synchronizedList(new ArrayList<>());
-    RecordingOwner a = new RecordingOwner("a", holders, Map.of(), events);
+    // a takes a second to let each partition go: b must not be given it meanwhile.
+    RecordingOwner a = new RecordingOwner("a", holders, Map.of(), events).revokingIn(1_000);
     RecordingOwner b = new RecordingOwner("b", holders, Map.of(), events);
 
     start(topics, "node-a", a);
@@ -83,7 +84,7 @@ class UrlTopicTest {
     assertThat(partitionsOf(a.taken())).doesNotContainAnyElementsOf(partitionsOf(b.taken()));
     assertThat(a.violations()).isEmpty();
     assertThat(b.violations()).isEmpty();
-    // Every partition b took was revoked from a first: the group waits for the old owner.
+    // Every partition b took was revoked from a first: the group waits for the old owner's revocation to return.
     for (int p : b.owned()) {
       assertThat(events.indexOf("a revoked " + p)).as("a revoked %s before b got it", p)
           .isNotNegative().isLessThan(events.indexOf("b assigned " + p));
