@@ -2,16 +2,12 @@ package dev.crawler.frontier.internal;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import com.google.common.hash.Hashing;
+import dev.crawler.frontier.Partitions;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Host keys as stored, and the partition a host belongs to.
- *
- * <p>The partition is {@code murmur3_32(UTF-8 host key) mod P}. It is part of every stored
- * key, so the hash must never change: {@code HostKeysTest} pins it on fixed hosts. Guava's
- * {@code murmur3_32_fixed} is used because the older {@code murmur3_32} hashed some
- * non-BMP strings wrongly and is kept only for compatibility.
+ * Host keys as stored, and the partition a host belongs to ({@link Partitions}, the crawl's one
+ * partition function, which a cluster routes URLs by too).
  */
 public final class HostKeys {
   private HostKeys() {}
@@ -19,7 +15,7 @@ public final class HostKeys {
   /** Longest host key accepted, in UTF-8 bytes; DNS names are at most 253 characters. */
   public static final int MAX_HOST_KEY_BYTES = 1024;
   /** Partitions are stored as an unsigned 16-bit number. */
-  public static final int MAX_PARTITIONS = 1 << 16;
+  public static final int MAX_PARTITIONS = Partitions.MAX;
 
   /**
    * The host key's UTF-8 bytes, after checking it can be stored: not empty, no NUL, not too
@@ -47,13 +43,8 @@ public final class HostKeys {
     return bytes;
   }
 
-  /** The partition of a host: murmur3_32 of its UTF-8 key, mod {@code partitions}. */
+  /** The partition of a host: {@link Partitions#ofUtf8}. */
   public static int partition(byte[] hostKeyUtf8, int partitions) {
-    checkArgument(partitions >= 1 && partitions <= MAX_PARTITIONS, "partitions (%s) must be in [1, %s]",
-        partitions, MAX_PARTITIONS);
-    if (partitions == 1) {
-      return 0;
-    }
-    return Math.floorMod(Hashing.murmur3_32_fixed().hashBytes(hostKeyUtf8).asInt(), partitions);
+    return Partitions.ofUtf8(hostKeyUtf8, partitions);
   }
 }

@@ -1,0 +1,42 @@
+package dev.crawler.cluster;
+
+import dev.crawler.intake.AdmittedUrl;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * What a node does with the partitions the crawl's group gives it: the per-partition state
+ * (URL-seen filter and store, frontier group) that a {@link UrlTopicConsumer} feeds. All calls
+ * come from the consumer's one thread.
+ */
+public interface PartitionOwner {
+  /**
+   * Partition {@code partition} is now this node's. Called before any of its records.
+   *
+   * @return the offset of the URL topic its local state holds everything before (its
+   *     checkpoint), to continue from; empty if this node has no state of it, so the partition
+   *     is replayed from its first record
+   */
+  OptionalLong assigned(int partition);
+
+  /**
+   * The next URLs of one partition, in the order produced. Durable when it returns: the
+   * consumer then commits their offsets, and a restart of the node never asks for them again.
+   *
+   * @param nextOffset the offset after the last of them, which the state should record as its
+   *     checkpoint with them
+   */
+  void take(int partition, List<AdmittedUrl> urls, long nextOffset);
+
+  /**
+   * Partition {@code partition} is leaving this node: stop leasing its URLs, end its fetches and
+   * close its state before returning, for its next owner starts only once this returns.
+   */
+  void revoked(int partition);
+
+  /**
+   * The group took {@code partition} without waiting for this node (its session expired): another
+   * node may own it already. Stop at once; nothing of it may be committed.
+   */
+  void lost(int partition);
+}

@@ -1,0 +1,141 @@
+package dev.crawler.cluster;
+
+import dev.crawler.intake.AdmittedUrl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Feeds a node's {@link PartitionOwner} the URLs of the partitions the crawl's consumer group
+ * gives it, one partition's records at a time, and commits their offsets once it has taken them.
+ *
+ * <p>The group runs the consumer protocol of KIP-848: the broker assigns partitions
+ * incrementally, and a partition leaves its owner only after the owner's revocation returned,
+ * so two nodes never hold one partition at once (unless the old owner's session expired, which
+ * {@link PartitionOwner#lost} reports).
+ *
+ * <p>Where a partition is read from is the owner's to say ({@link PartitionOwner#assigned}): its
+ * local checkpoint if it has one, else the partition's first record. The group's committed
+ * offset is not used for that, because it tells what the previous owner's disk holds, and a
+ * new owner does not have that disk. It is committed all the same, for the partition's lag.
+ *
+ * <p>{@link #run} polls on the calling thread until {@link #stop}; everything else of the
+ * consumer happens there.
+ */
+public final class UrlTopicConsumer implements Runnable {
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  private final ClusterTopics topics;
+  private final PartitionOwner owner;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private volatile boolean stopped;
+
+  /**
+   * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
+   *     the group, its protocol, offsets and deserializers are set here
+   * @param nodeId this node's name in the group (its client id)
+   */
+  public UrlTopicConsumer(ClusterTopics topics, Map<String, Object> clientConfig, String nodeId, PartitionOwner owner) {
+    this.topics = topics;
+    this.owner = owner;
+    Map<String, Object> config = new HashMap<>(clientConfig);
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, topics.groupId());
+    config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, nodeId);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @Override
+  public void run() {
+    try {
+      consumer.subscribe(List.of(topics.urls()), new Listener());
+      while (!stopped) {
+        take(consumer.poll(POLL));
+      }
+    } catch (WakeupException e) {
+      if (!stopped) {
+        throw e;
+      }
+    } finally {
+      consumer.close();   // leaves the group: the owner's partitions are revoked first
+    }
+  }
+
+  /** Ends {@link #run} from any thread: its current poll returns, its partitions are revoked. */
+  public void stop() {
+    stopped = true;
+    consumer.wakeup();
+  }
+
+  private void take(ConsumerRecords<String, byte[]> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    Map<TopicPartition, OffsetAndMetadata> taken = new HashMap<>();
+    for (TopicPartition tp : records.partitions()) {
+      List<ConsumerRecord<String, byte[]>> ofPartition = records.records(tp);
+      List<AdmittedUrl> urls = new ArrayList<>(ofPartition.size());
+      for (ConsumerRecord<String, byte[]> r : ofPartition) {
+        try {
+          urls.add(UrlRecord.decode(r.key(), r.value()));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalStateException("record " + tp + "@" + r.offset() + " is not a URL record: " + e.getMessage(),
+              e);
+        }
+      }
+      long next = ofPartition.get(ofPartition.size() - 1).offset() + 1;
+      owner.take(tp.partition(), urls, next);
+      taken.put(tp, new OffsetAndMetadata(next));
+    }
+    consumer.commitSync(taken);
+  }
+
+  private final class Listener implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      List<TopicPartition> replayed = new ArrayList<>();
+      for (TopicPartition tp : partitions) {
+        OptionalLong checkpoint = owner.assigned(tp.partition());
+        if (checkpoint.isPresent()) {
+          consumer.seek(tp, checkpoint.getAsLong());
+        } else {
+          replayed.add(tp);
+        }
+      }
+      if (!replayed.isEmpty()) {
+        consumer.seekToBeginning(replayed);
+      }
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      // Every record polled so far was taken and committed before this poll: nothing is pending.
+      for (TopicPartition tp : partitions) {
+        owner.revoked(tp.partition());
+      }
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      for (TopicPartition tp : partitions) {
+        owner.lost(tp.partition());
+      }
+    }
+  }
+}
