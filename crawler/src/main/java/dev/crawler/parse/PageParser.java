@@ -9,6 +9,7 @@ import java.nio.charset.Charset;
 import java.util.Iterator;
 import java.util.Objects;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
 import org.jsoup.parser.Parser;
 import org.jsoup.parser.StreamParser;
 import org.slf4j.Logger;
@@ -66,12 +67,37 @@ public final class PageParser {
         Element element = completed.next();
         seeSkipped(element, facts);
         facts.see(element);
+        dropReadText(element);
         element.remove(); // read: let it go, so the tree never holds more than the open elements
       }
     } catch (RuntimeException e) {
       log.debug("Stopped parsing {} early, keeping what was read: {}", pageUrl, e.toString());
     }
     return facts.result(charset.charset());
+  }
+
+  /**
+   * Removes the text and comments before {@code element} in its parent: read or not needed, they
+   * would pile up between removed elements. jsoup re-indexes a parent's children after each
+   * removal, so a parent holding thousands of spaces between links would make a page's parse
+   * cost grow with the square of its links. Elements there are kept for {@link #seeSkipped}.
+   */
+  private static void dropReadText(Element element) {
+    Node parent = element.parentNode();
+    if (parent == null) {
+      return;
+    }
+    for (int i = 0; i < parent.childNodeSize(); ) {
+      Node child = parent.childNode(i);
+      if (child == element) {
+        return;
+      }
+      if (child instanceof Element) {
+        i++;
+      } else {
+        child.remove();
+      }
+    }
   }
 
   /**

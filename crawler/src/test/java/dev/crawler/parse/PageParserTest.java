@@ -28,6 +28,19 @@ class PageParserTest {
   }
 
   @Test
+  void aParentOfManyLinksBetweenTextAndCommentsGivesEveryLinkInOrder() {
+    StringBuilder html = new StringBuilder("<title>Index</title><dl>\n");
+    for (int i = 0; i < 5000; i++) {
+      html.append("<dt><a href=\"/m").append(i).append("\">m").append(i).append("</a> (module)</dt>\n<!-- c -->");
+    }
+    html.append("<table><a href=\"/fostered\">f</a><tr><td><a href=\"/cell\">c</a></table></dl>");
+    ParsedPage page = new PageParser(true, 10_000).parse("http://example.com/", bytes(html.toString()), null);
+    assertThat(page.title()).isEqualTo("Index");
+    assertThat(page.links()).hasSize(5002).startsWith("http://example.com/m0", "http://example.com/m1")
+        .contains("http://example.com/m4999", "http://example.com/cell", "http://example.com/fostered");
+  }
+
+  @Test
   void relNofollowLinksAreKeptWhenNotObeyed() {
     ParsedPage page = new PageParser(false, 10).parse("http://example.com/",
         bytes("<a rel=nofollow href=/n>n</a>"), null);
