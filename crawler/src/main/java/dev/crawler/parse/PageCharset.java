@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
 import org.jsoup.parser.StreamParser;
+import org.jsoup.select.Evaluator;
 
 /**
  * Which charset decodes a page, in the order browsers use (WHATWG HTML "determining the
@@ -29,6 +30,18 @@ final class PageCharset {
       Pattern.compile("(?i)\\bcharset\\s*=\\s*[\"']?([^\\s,;\"']+)");
   private static final Pattern XML_DECLARATION_ENCODING =
       Pattern.compile("^<\\?xml[^>]*?\\bencoding\\s*=\\s*[\"']([^\"']+)[\"']");
+
+  /**
+   * {@code meta[charset], meta[http-equiv=content-type]}, built once: a query string would be
+   * parsed again on every page. Stateless, so all workers share it.
+   */
+  private static final Evaluator CHARSET_META = new Evaluator() {
+    @Override
+    public boolean matches(Element root, Element element) {
+      return "meta".equals(element.normalName())
+          && (element.hasAttr("charset") || element.attr("http-equiv").trim().equalsIgnoreCase("content-type"));
+    }
+  };
 
   /** The decision: the charset and where the text starts (after a byte order mark). */
   record Decision(Charset charset, int textStart) {}
@@ -67,17 +80,11 @@ final class PageCharset {
    * match; comments and scripts are skipped as the parser skips them.
    */
   private static Charset declaredInPage(byte[] body) {
-    String head = new String(body, 0, Math.min(body.length, PRESCAN_BYTES), StandardCharsets.ISO_8859_1);
+    int prescan = Math.min(body.length, PRESCAN_BYTES);
+    String head = new String(body, 0, prescan, StandardCharsets.ISO_8859_1);
     Matcher xml = XML_DECLARATION_ENCODING.matcher(head);
-    String name = null;
-    try (StreamParser streamer = new StreamParser(Parser.htmlParser()).parse(new StringReader(head), "")) {
-      Element meta = streamer.selectFirst("meta[charset], meta[http-equiv=content-type]");
-      if (meta != null) {
-        name = meta.hasAttr("charset") ? meta.attr("charset") : contentTypeCharset(meta.attr("content"));
-      }
-    } catch (IOException | RuntimeException e) {
-      // a prefix that does not parse names no charset
-    }
+    // Both meta forms name a charset with the letters "charset": without them, no parse is needed.
+    String name = containsCharsetWord(body, prescan) ? metaCharset(head) : null;
     if (name == null && xml.find()) {
       name = xml.group(1);
     }
@@ -87,6 +94,37 @@ final class PageCharset {
     }
     // WHATWG HTML "prescan": a meta naming UTF-16 was just read as ASCII, so the page is not UTF-16.
     return charset.name().startsWith("UTF-16") ? StandardCharsets.UTF_8 : asBrowsersRead(charset);
+  }
+
+  private static String metaCharset(String head) {
+    try (StreamParser streamer = new StreamParser(Parser.htmlParser()).parse(new StringReader(head), "")) {
+      Element meta = streamer.selectFirst(CHARSET_META);
+      if (meta == null) {
+        return null;
+      }
+      return meta.hasAttr("charset") ? meta.attr("charset") : contentTypeCharset(meta.attr("content"));
+    } catch (IOException | RuntimeException e) {
+      return null; // a prefix that does not parse names no charset
+    }
+  }
+
+
+  /** Whether {@code body[0, end)} holds "charset" in any ASCII case. */
+  static boolean containsCharsetWord(byte[] body, int end) {
+    byte[] word = {'c', 'h', 'a', 'r', 's', 'e', 't'};
+    for (int i = 0; i + word.length <= end; i++) {
+      if ((body[i] | 0x20) != 'c') {
+        continue;
+      }
+      int j = 1;
+      while (j < word.length && (body[i + j] | 0x20) == word[j]) {
+        j++;
+      }
+      if (j == word.length) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String contentTypeCharset(String contentType) {

@@ -114,6 +114,20 @@ class PageParserTest {
   }
 
   @Test
+  void aMetaCharsetInCapitalsOrAfterOtherMetasStillDecodes() {
+    byte[] capitals = "<META HTTP-EQUIV=' content-type ' CONTENT='text/html; CHARSET=windows-1251'><title>Привет</title>"
+        .getBytes(WINDOWS_1251);
+    assertThat(parser.parse("http://example.com/", capitals, null))
+        .extracting(ParsedPage::charset, ParsedPage::title).containsExactly(WINDOWS_1251, "Привет");
+    byte[] later = "<meta name=viewport content=width=device-width><meta ChArSeT=windows-1251><title>Привет</title>"
+        .getBytes(WINDOWS_1251);
+    assertThat(parser.parse("http://example.com/", later, null).charset()).isEqualTo(WINDOWS_1251);
+    assertThat(PageCharset.containsCharsetWord(bytes("<meta name=viewport>"), 20)).isFalse();
+    assertThat(PageCharset.containsCharsetWord(bytes("xx CHARSE"), 9)).isFalse();
+    assertThat(PageCharset.containsCharsetWord(bytes("xx chaRSET"), 10)).isTrue();
+  }
+
+  @Test
   void withoutAnyDeclarationTheBodyIsUtf8() {
     ParsedPage page = parser.parse("http://example.com/", "<title>Grüße</title>".getBytes(StandardCharsets.UTF_8), null);
     assertThat(page.charset()).isEqualTo(StandardCharsets.UTF_8);
