@@ -31,6 +31,7 @@ public final class CrawlConfig {
   private final Output output;
   private final Stats stats;
   private final Status status;
+  private final Cluster cluster;
 
   CrawlConfig(String source, Settings s) {
     this.source = source;
@@ -61,6 +62,8 @@ public final class CrawlConfig {
         s.get(OUTPUT_CRAWL_LOG));
     this.stats = new Stats(s.get(STATS_INTERVAL));
     this.status = new Status(s.get(STATUS_LISTEN));
+    this.cluster = new Cluster(s.get(CLUSTER_BOOTSTRAP_SERVERS), s.get(CLUSTER_NAME), s.get(CLUSTER_PARTITIONS),
+        s.get(CLUSTER_NODE_ID).isEmpty() ? Optional.empty() : Optional.of(s.get(CLUSTER_NODE_ID)));
   }
 
   /** The configuration of an empty file: every key at its default. */
@@ -119,6 +122,10 @@ public final class CrawlConfig {
 
   public Status status() {
     return status;
+  }
+
+  public Cluster cluster() {
+    return cluster;
   }
 
   /**
@@ -236,4 +243,20 @@ public final class CrawlConfig {
 
   /** {@code listen} is empty when the status server is off. */
   public record Status(Optional<ListenAddress> listen) {}
+
+  /**
+   * The cluster a crawl is part of, off when {@code bootstrapServers} is empty.
+   *
+   * @param name the topic prefix and consumer group; not empty in a cluster
+   * @param nodeId empty: the machine's host name
+   */
+  public record Cluster(List<String> bootstrapServers, String name, int partitions, Optional<String> nodeId) {
+    public Cluster {
+      bootstrapServers = List.copyOf(bootstrapServers);
+    }
+
+    public boolean enabled() {
+      return !bootstrapServers.isEmpty();
+    }
+  }
 }

@@ -7,6 +7,8 @@ import dev.crawler.config.internal.ConfigKeys;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;
@@ -120,6 +122,25 @@ class ConfigDefaultsTest {
     assertThat(v6.status().listen()).hasValue(new ListenAddress("::1", 0));
     assertThat(v6.toYaml()).contains("  listen: \"[::1]:0\"   # default: \"127.0.0.1:9477\"\n");
     assertThat(ConfigLoader.parse(v6.toYaml(), "effective.yaml", BASE)).isEqualTo(v6);
+  }
+
+  @Test
+  void aClusterIsOnWithItsBrokersAndOffWithout() {
+    assertThat(CrawlConfig.defaults().cluster().enabled()).isFalse();
+    CrawlConfig config = ConfigLoader.parse("""
+        cluster:
+          bootstrap-servers: ["kafka1:9092", "[::1]:9093"]
+          name: docs.2026
+          partitions: 256
+        """, "c.yaml", BASE);
+    assertThat(config.cluster()).isEqualTo(new CrawlConfig.Cluster(List.of("kafka1:9092", "[::1]:9093"), "docs.2026",
+        256, Optional.empty()));
+    assertThat(config.cluster().enabled()).isTrue();
+    assertThat(ConfigLoader.parse(config.toYaml(), "effective.yaml", BASE)).isEqualTo(config);
+    assertThat(ConfigLoader.parse("cluster: {bootstrap-servers: ['k:1'], name: a, node-id: n-1}", "c.yaml", BASE)
+        .cluster().nodeId()).hasValue("n-1");
+    // Off, the other keys do nothing: the effective configuration shows them as comments.
+    assertThat(ConfigLoader.parse("cluster: {name: docs}", "c.yaml", BASE).toYaml()).contains("# name: docs");
   }
 
   @Test

@@ -105,6 +105,12 @@ final class CrawlAssembly implements AutoCloseable {
 
   static CrawlAssembly open(CrawlConfig config, Crawl.Start start, CrawlEnvironment env) throws IOException {
     config.requireReadyToCrawl();
+    if (config.cluster().enabled()) {
+      // A crawl that ignored the section would fetch hosts that a cluster's nodes own.
+      throw new CrawlStartException(config.source() + " has a cluster section (cluster.bootstrap-servers): this "
+          + "command crawls on this machine alone and cannot join a cluster, and this version has no cluster node "
+          + "yet; remove the section to crawl here");
+    }
     Path root = config.crawl().dataDir();
     // Before anything is created: the sizes alone decide, so the folder given here does not matter.
     CrawlSetup.checkFitsTheHeap(CrawlSetup.seen(config, root), CrawlSetup.frontier(config),

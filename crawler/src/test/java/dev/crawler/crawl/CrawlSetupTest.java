@@ -12,6 +12,7 @@ import dev.crawler.frontier.FrontierOptions;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The YAML keys reach the libraries' options: a key read but not passed on would do nothing, silently. */
 class CrawlSetupTest {
@@ -19,6 +20,18 @@ class CrawlSetupTest {
 
   private static CrawlConfig parse(String yaml) {
     return ConfigLoader.parse(yaml, "crawl.yaml", Path.of("/crawls/example"));
+  }
+
+  @Test
+  void aConfigWithAClusterIsRefusedBeforeAnythingIsCreated(@TempDir Path dir) {
+    CrawlConfig config = ConfigLoader.parse("""
+        crawl: {user-agent: {name: testbot}, data-dir: crawl-data}
+        cluster: {bootstrap-servers: ["127.0.0.1:9092"], name: docs}
+        """, "crawl.yaml", dir);
+    assertThatThrownBy(() -> Crawl.open(config, Crawl.Start.NEW, CrawlEnvironment.standard()))
+        .isInstanceOf(CrawlStartException.class).hasMessageContaining("cannot join a cluster")
+        .hasMessageContaining("remove the section");
+    assertThat(dir.resolve("crawl-data")).doesNotExist();
   }
 
   @Test

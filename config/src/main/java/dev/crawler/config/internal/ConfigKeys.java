@@ -46,6 +46,8 @@ public final class ConfigKeys {
    * '/' and a version as User-Agent headers carry one (RFC 9110 10.1.5: a token, no spaces).
    */
   private static final Pattern AGENT_NAME = Pattern.compile("[A-Za-z_-]*(/[A-Za-z0-9._+~-]+)?");
+  private static final Pattern SERVER = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9][A-Za-z0-9.-]*):([0-9]{1,5})");
+  private static final Pattern KAFKA_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern MEDIA_TYPE = Pattern.compile("(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]*))");
   private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9_.*\\[\\]-]+");
 
@@ -66,7 +68,8 @@ public final class ConfigKeys {
       "frontier", "The on-disk queue of URLs to fetch.",
       "output", "What the crawl writes besides its state.",
       "stats", "The periodic progress line in the log.",
-      "status", "The crawl's own web server: a status page at / and Prometheus metrics at /metrics.");
+      "status", "The crawl's own web server: a status page at / and Prometheus metrics at /metrics.",
+      "cluster", "One crawl across several machines, its URLs carried on Apache Kafka; off while bootstrap-servers is empty.");
 
   // ------------------------------------------------------------------ crawl
   public static final ConfigKey<Path> CRAWL_SEEDS = ConfigKey.of("crawl.seeds", path(), "seeds.txt",
@@ -259,6 +262,20 @@ public final class ConfigKeys {
   public static final ConfigKey<Optional<ListenAddress>> STATUS_LISTEN = ConfigKey.of("status.listen", listen(),
       "127.0.0.1:9477", "Address of the status page and /metrics; off: no server. A port in use stops the crawl at start.");
 
+  // ------------------------------------------------------------------ cluster
+  public static final ConfigKey<List<String>> CLUSTER_BOOTSTRAP_SERVERS = ConfigKey.ofList("cluster.bootstrap-servers",
+      list("host:port of Kafka brokers, such as kafka1:9092 or [::1]:9092", ConfigKeys::serverProblem), List.of(),
+      "Kafka brokers to start from (a few are enough; the client finds the rest). Empty: a crawl on this machine alone.");
+  public static final ConfigKey<String> CLUSTER_NAME = ConfigKey.of("cluster.name",
+      text("empty, or up to 200 letters, digits, '.', '_' and '-'", ConfigKeys::clusterNameProblem), "",
+      "The crawl's name in Kafka: its topics are NAME.urls and NAME.done, its consumer group NAME. Required for a cluster.");
+  public static final ConfigKey<Integer> CLUSTER_PARTITIONS = ConfigKey.of("cluster.partitions", integer(1, 65_536),
+      "64", "Partitions of the crawl, fixed when it is created: each belongs to one node at a time, which fetches "
+          + "its hosts. More partitions than nodes lets work move in small pieces when nodes join or leave.");
+  public static final ConfigKey<String> CLUSTER_NODE_ID = ConfigKey.of("cluster.node-id",
+      text("empty, or up to 100 letters, digits, '.', '_' and '-'", ConfigKeys::nodeIdProblem), "",
+      "This node's name in the cluster's status and logs; empty: the machine's host name.");
+
   /** Every key, in declaration order. */
   public static final List<ConfigKey<?>> ALL = collectKeys();
 
@@ -290,6 +307,37 @@ public final class ConfigKeys {
       return "is not a URL: " + e.getReason();
     }
     return "is not an http(s) or mailto URL";
+  }
+
+  static String serverProblem(String server) {
+    var m = SERVER.matcher(server);
+    if (!m.matches()) {
+      return "is not host:port";
+    }
+    int port = Integer.parseInt(m.group(2));
+    return port >= 1 && port <= 65_535 ? null : "has port " + port + ", outside 1 to 65535";
+  }
+
+  static String clusterNameProblem(String name) {
+    return kafkaNameProblem(name, 200);
+  }
+
+  static String nodeIdProblem(String id) {
+    return kafkaNameProblem(id, 100);
+  }
+
+  /** Kafka's rule for topic names (and so for group ids made from them): these characters, not "." or "..". */
+  private static String kafkaNameProblem(String name, int maxLength) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    if (name.length() > maxLength) {
+      return "is " + name.length() + " characters long, above " + maxLength;
+    }
+    if (!KAFKA_NAME.matcher(name).matches()) {
+      return "has characters other than letters, digits, '.', '_' and '-'";
+    }
+    return name.equals(".") || name.equals("..") ? "is not a name Kafka allows" : null;
   }
 
   static String mediaTypeProblem(String type) {

@@ -1,8 +1,13 @@
 package dev.crawler.config.internal;
 
+import static dev.crawler.config.internal.ConfigKeys.CLUSTER_BOOTSTRAP_SERVERS;
+import static dev.crawler.config.internal.ConfigKeys.CLUSTER_NAME;
+import static dev.crawler.config.internal.ConfigKeys.CLUSTER_NODE_ID;
+import static dev.crawler.config.internal.ConfigKeys.CLUSTER_PARTITIONS;
 import static dev.crawler.config.internal.ConfigKeys.FETCH_CONNECT_TIMEOUT;
 import static dev.crawler.config.internal.ConfigKeys.FETCH_MAX_CONNECTIONS;
 import static dev.crawler.config.internal.ConfigKeys.FETCH_READ_TIMEOUT;
+import static dev.crawler.config.internal.ConfigKeys.FRONTIER_PARTITIONS;
 import static dev.crawler.config.internal.ConfigKeys.FETCH_TOTAL_TIMEOUT;
 import static dev.crawler.config.internal.ConfigKeys.POLITENESS_BACKOFF_INITIAL;
 import static dev.crawler.config.internal.ConfigKeys.POLITENESS_BACKOFF_MAX;
@@ -24,7 +29,16 @@ public final class ConsistencyRules {
 
   /** Keys whose value has no effect under the others: the effective configuration shows them as comments. */
   public static java.util.Set<ConfigKey<?>> unusedKeys(Settings s) {
-    return s.get(SEEN_MEMORY_BUDGET).isPresent() ? java.util.Set.of(SEEN_FALSE_POSITIVE_RATE) : java.util.Set.of();
+    java.util.Set<ConfigKey<?>> unused = new java.util.LinkedHashSet<>();
+    if (s.get(SEEN_MEMORY_BUDGET).isPresent()) {
+      unused.add(SEEN_FALSE_POSITIVE_RATE);
+    }
+    if (s.get(CLUSTER_BOOTSTRAP_SERVERS).isEmpty()) {
+      unused.addAll(List.of(CLUSTER_NAME, CLUSTER_PARTITIONS, CLUSTER_NODE_ID));
+    } else {
+      unused.add(FRONTIER_PARTITIONS);   // cluster.partitions splits the frontier
+    }
+    return java.util.Set.copyOf(unused);
   }
 
   public static void check(Settings s, List<ConfigProblem> problems) {
@@ -33,6 +47,7 @@ public final class ConsistencyRules {
           "is set together with " + SEEN_FALSE_POSITIVE_RATE.path() + " (line " + s.line(SEEN_FALSE_POSITIVE_RATE)
               + "); set one: the budget gives the rate, or the rate gives the memory"));
     }
+    cluster(s, problems);
     notLonger(s, FETCH_CONNECT_TIMEOUT, FETCH_TOTAL_TIMEOUT, problems);
     notLonger(s, FETCH_READ_TIMEOUT, FETCH_TOTAL_TIMEOUT, problems);
     notLonger(s, POLITENESS_BACKOFF_INITIAL, POLITENESS_BACKOFF_MAX, problems);
@@ -40,6 +55,22 @@ public final class ConsistencyRules {
       problems.add(problem(s, POLITENESS_CONNECTIONS_PER_HOST, FETCH_MAX_CONNECTIONS, "("
           + s.get(POLITENESS_CONNECTIONS_PER_HOST) + ") is above " + FETCH_MAX_CONNECTIONS.path() + " ("
           + s.get(FETCH_MAX_CONNECTIONS) + "); allowed: at most " + FETCH_MAX_CONNECTIONS.path()));
+    }
+  }
+
+  /** A cluster needs its name; its partitions are the frontier's, so a frontier.partitions apart is refused. */
+  private static void cluster(Settings s, List<ConfigProblem> problems) {
+    if (s.get(CLUSTER_BOOTSTRAP_SERVERS).isEmpty()) {
+      return;
+    }
+    if (s.get(CLUSTER_NAME).isEmpty()) {
+      problems.add(new ConfigProblem(s.line(CLUSTER_BOOTSTRAP_SERVERS), CLUSTER_NAME.path(),
+          "is required with " + CLUSTER_BOOTSTRAP_SERVERS.path() + ": it names the crawl's topics and consumer group"));
+    }
+    if (s.isSet(FRONTIER_PARTITIONS) && !s.get(FRONTIER_PARTITIONS).equals(s.get(CLUSTER_PARTITIONS))) {
+      problems.add(problem(s, FRONTIER_PARTITIONS, CLUSTER_PARTITIONS, "(" + s.get(FRONTIER_PARTITIONS)
+          + ") differs from " + CLUSTER_PARTITIONS.path() + " (" + s.get(CLUSTER_PARTITIONS) + "); in a cluster the "
+          + "frontier is split by the cluster's partitions: remove " + FRONTIER_PARTITIONS.path()));
     }
   }
 
