@@ -7,6 +7,7 @@ import dev.crawler.url.CrawlUrl;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * An admitted URL as a record value of the crawl's URL topic. The record's key is the URL's
@@ -66,6 +67,20 @@ public final class UrlRecord {
       return new AdmittedUrl(url, queueKey, depth, via.isEmpty() ? null : via, hops);
     } catch (BufferUnderflowException e) {
       throw new IllegalArgumentException("URL record of " + queueKey + " is cut short (" + value.length + " bytes)");
+    }
+  }
+
+  /**
+   * The admitted URL of a consumed record.
+   *
+   * @throws IllegalStateException naming the record's partition and offset if it is not a URL record
+   */
+  static AdmittedUrl decode(ConsumerRecord<String, byte[]> r) {
+    try {
+      return decode(r.key(), r.value());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("record " + r.topic() + "-" + r.partition() + "@" + r.offset()
+          + " is not a URL record: " + e.getMessage(), e);
     }
   }
 

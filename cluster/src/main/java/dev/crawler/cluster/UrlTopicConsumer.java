@@ -92,12 +92,7 @@ public final class UrlTopicConsumer implements Runnable {
       List<ConsumerRecord<String, byte[]>> ofPartition = records.records(tp);
       List<AdmittedUrl> urls = new ArrayList<>(ofPartition.size());
       for (ConsumerRecord<String, byte[]> r : ofPartition) {
-        try {
-          urls.add(UrlRecord.decode(r.key(), r.value()));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalStateException("record " + tp + "@" + r.offset() + " is not a URL record: " + e.getMessage(),
-              e);
-        }
+        urls.add(UrlRecord.decode(r));
       }
       long next = ofPartition.get(ofPartition.size() - 1).offset() + 1;
       owner.take(tp.partition(), urls, next);

@@ -2,18 +2,8 @@ package dev.crawler.cluster;
 
 import dev.crawler.intake.AdmittedUrl;
 import dev.crawler.intake.AdmittedUrls;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The cluster's end of the intake: sends each admitted URL to the crawl's URL topic, keyed by
@@ -26,8 +16,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * does not write a record twice.
  */
 public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
-  private final ClusterTopics topics;
-  private final KafkaProducer<String, byte[]> producer;
+  private final QueueKeyedProducer producer;
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
@@ -36,15 +25,7 @@ public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
    *     what sizes the Kafka cluster
    */
   public UrlTopicProducer(ClusterTopics topics, Map<String, Object> clientConfig, String compression) {
-    this.topics = topics;
-    Map<String, Object> config = new HashMap<>(clientConfig);
-    config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, QueueKeyPartitioner.class.getName());
-    config.put(QueueKeyPartitioner.PARTITIONS_CONFIG, Integer.toString(topics.partitions()));
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
-    config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    this.producer = new QueueKeyedProducer(topics, clientConfig, compression);
   }
 
   /** @return how many were sent: whether they are new is decided by their partitions' owners */
@@ -53,34 +34,13 @@ public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
     if (urls.isEmpty()) {
       return 0;
     }
-    List<Future<RecordMetadata>> sent = new ArrayList<>(urls.size());
-    for (AdmittedUrl url : urls) {
-      sent.add(producer.send(new ProducerRecord<>(topics.urls(), url.queueKey(), UrlRecord.encode(url))));
-    }
-    for (Future<RecordMetadata> f : sent) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while " + topics.urls() + " took a batch", e);
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("the batch could not be written to " + topics.urls(), e.getCause());
-      }
-    }
+    producer.sendAll(producer.topics().urls(), urls, AdmittedUrl::queueKey, UrlRecord::encode);
     return urls.size();
   }
 
   /** The producer's metrics, for the bytes and records a page costs. */
   public Map<String, Double> metrics(String... names) {
-    Map<String, Double> values = new HashMap<>();
-    List<String> wanted = List.of(names);
-    producer.metrics().forEach((name, metric) -> {
-      if (name.group().equals("producer-metrics") && wanted.contains(name.name())
-          && metric.metricValue() instanceof Double d) {
-        values.put(name.name(), d);
-      }
-    });
-    return values;
+    return producer.metrics(names);
   }
 
   @Override

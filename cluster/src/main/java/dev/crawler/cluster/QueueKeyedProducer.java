@@ -1,0 +1,88 @@
+package dev.crawler.cluster;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The one producer setup of a crawl's topics: records keyed by queue key, routed by
+ * {@link QueueKeyPartitioner} so topic partition p is frontier partition p, idempotent,
+ * {@code acks=all} and compressed. {@link #sendAll} returns once the broker has every record of a
+ * batch, so what it took survives this node's kill. Thread-safe, as Kafka's producer is.
+ */
+final class QueueKeyedProducer implements AutoCloseable {
+  private final ClusterTopics topics;
+  private final KafkaProducer<String, byte[]> producer;
+
+  /**
+   * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
+   *     routing, acknowledgement and serialization are set here
+   * @param compression {@code lz4} or {@code zstd}, or {@code none}
+   */
+  QueueKeyedProducer(ClusterTopics topics, Map<String, Object> clientConfig, String compression) {
+    this.topics = topics;
+    Map<String, Object> config = new HashMap<>(clientConfig);
+    config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, QueueKeyPartitioner.class.getName());
+    config.put(QueueKeyPartitioner.PARTITIONS_CONFIG, Integer.toString(topics.partitions()));
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
+    config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  ClusterTopics topics() {
+    return topics;
+  }
+
+  /**
+   * Sends one record an item to {@code topic}, keyed by the item's queue key, and waits until the
+   * broker has them all.
+   *
+   * @throws IllegalStateException if a record could not be written, or the wait was interrupted
+   */
+  <T> void sendAll(String topic, List<T> items, Function<T, String> queueKey, Function<T, byte[]> value) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>(items.size());
+    for (T item : items) {
+      sent.add(producer.send(new ProducerRecord<>(topic, queueKey.apply(item), value.apply(item))));
+    }
+    for (Future<RecordMetadata> f : sent) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while " + topic + " took a batch", e);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("the batch could not be written to " + topic, e.getCause());
+      }
+    }
+  }
+
+  /** The producer's metrics of these names, for the bytes and records a page costs. */
+  Map<String, Double> metrics(String... names) {
+    Map<String, Double> values = new HashMap<>();
+    List<String> wanted = List.of(names);
+    producer.metrics().forEach((name, metric) -> {
+      if (name.group().equals("producer-metrics") && wanted.contains(name.name())
+          && metric.metricValue() instanceof Double d) {
+        values.put(name.name(), d);
+      }
+    });
+    return values;
+  }
+
+  @Override
+  public void close() {
+    producer.close();
+  }
+}

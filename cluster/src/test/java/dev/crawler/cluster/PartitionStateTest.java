@@ -1,0 +1,67 @@
+package dev.crawler.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawler.dedup.UrlSeenService;
+import dev.crawler.frontier.FetchOutcome;
+import dev.crawler.intake.AdmittedUrl;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One partition's state on its own, without a broker: what a take leaves, through a close and reopen. */
+class PartitionStateTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void takenUrlsAndTheirCheckpointSurviveACloseAndReopen() throws Exception {
+    List<AdmittedUrl> urls = PartitionFixtures.urlsOf(1, 4, 5, 60);
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(10_000, false))) {
+      assertThat(state.heldBefore()).isFalse();
+      assertThat(state.checkpoint()).isEqualTo(PartitionCheckpoint.START);
+      assertThat(state.takeUrls(urls.subList(0, 40), 40)).isEqualTo(40);
+      // A replay of records taken before (a kill before the checkpoint moved) queues nothing twice.
+      assertThat(state.takeUrls(urls.subList(30, 60), 60)).isEqualTo(20);
+      state.takeDone(List.of(DoneRecord.of("h.example.com", "https://h.example.com/", FetchOutcome.Kind.FETCHED)), 1);
+    }
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(10_000, false))) {
+      assertThat(state.heldBefore()).isTrue();
+      assertThat(state.checkpoint()).isEqualTo(new PartitionCheckpoint(60, 1));
+      assertThat(state.seen().markSeen("https://h.example.com/")).isEqualTo(UrlSeenService.Verdict.SEEN);
+      assertThat(PartitionFixtures.drain(state.frontier()))
+          .containsExactlyInAnyOrderElementsOf(urls.stream().map(u -> u.url().url()).toList());
+    }
+  }
+
+  @Test
+  void aDoneUrlTakenBeforeItsUrlRecordIsNeverQueued() throws Exception {
+    List<AdmittedUrl> urls = PartitionFixtures.urlsOf(0, 1, 2, 10);
+    try (PartitionState state = PartitionState.open(dir, 0, PartitionFixtures.options(10_000, false))) {
+      state.takeDone(List.of(DoneRecord.of(urls.get(3).queueKey(), urls.get(3).url().url(), FetchOutcome.Kind.FAILED)),
+          1);
+      assertThat(state.takeUrls(urls, 10)).isEqualTo(9);
+      assertThat(state.frontier().stats().queuedUrls()).isEqualTo(9);
+    }
+  }
+
+  @Test
+  void anOffsetBeforeTheCheckpointIsAProgrammerError() throws Exception {
+    try (PartitionState state = PartitionState.open(dir, 2, PartitionFixtures.options(1_000, false))) {
+      state.takeUrls(List.of(), 50);
+      assertThatThrownBy(() -> state.takeUrls(List.of(), 49))
+          .hasMessageContaining("partition 2: next URL offset (49) is before the checkpoint's (50)");
+    }
+  }
+
+  @Test
+  void aFolderOfAnotherPartitionIsRefused() throws Exception {
+    try (PartitionState state = PartitionState.open(dir, 2, PartitionFixtures.options(1_000, false))) {
+      state.takeUrls(List.of(), 5);
+    }
+    assertThatThrownBy(() -> PartitionState.open(dir, 3, PartitionFixtures.options(1_000, false)))
+        .hasMessageContaining("is the checkpoint of partition 2, not 3");
+  }
+}
