@@ -55,7 +55,9 @@ public final class CrawlConfig {
         s.get(SEEN_STORE_CACHE));
     this.robots = new Robots(s.get(ROBOTS_CACHE_HOSTS), s.get(ROBOTS_CACHE_EXPIRY), s.get(ROBOTS_SITEMAPS));
     this.parse = new Parse(s.get(PARSE_OBEY_REL_NOFOLLOW));
-    this.frontier = new Frontier(s.get(FRONTIER_SYNC), s.get(FRONTIER_PARTITIONS), s.get(FRONTIER_WORKING_SET_HOSTS),
+    // In a cluster the cluster's partitions split the frontier (frontier.partitions is then unused).
+    int partitions = s.get(CLUSTER_BOOTSTRAP_SERVERS).isEmpty() ? s.get(FRONTIER_PARTITIONS) : s.get(CLUSTER_PARTITIONS);
+    this.frontier = new Frontier(s.get(FRONTIER_SYNC), partitions, s.get(FRONTIER_WORKING_SET_HOSTS),
         s.get(FRONTIER_KNOWN_HOSTS), s.get(FRONTIER_READ_AHEAD), s.get(FRONTIER_BLOCK_CACHE),
         s.get(FRONTIER_MEMTABLES));
     this.output = new Output(s.get(OUTPUT_WARC), s.get(OUTPUT_WARC_MAX_FILE), s.get(OUTPUT_WARC_COMPRESSION),

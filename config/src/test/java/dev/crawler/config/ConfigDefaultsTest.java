@@ -136,6 +136,7 @@ class ConfigDefaultsTest {
     assertThat(config.cluster()).isEqualTo(new CrawlConfig.Cluster(List.of("kafka1:9092", "[::1]:9093"), "docs.2026",
         256, Optional.empty()));
     assertThat(config.cluster().enabled()).isTrue();
+    assertThat(config.frontier().partitions()).isEqualTo(256);
     assertThat(ConfigLoader.parse(config.toYaml(), "effective.yaml", BASE)).isEqualTo(config);
     assertThat(ConfigLoader.parse("cluster: {bootstrap-servers: ['k:1'], name: a, node-id: n-1}", "c.yaml", BASE)
         .cluster().nodeId()).hasValue("n-1");

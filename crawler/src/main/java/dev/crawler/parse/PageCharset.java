@@ -39,7 +39,7 @@ final class PageCharset {
     @Override
     public boolean matches(Element root, Element element) {
       return "meta".equals(element.normalName())
-          && (element.hasAttr("charset") || element.attr("http-equiv").trim().equalsIgnoreCase("content-type"));
+          && (element.hasAttr("charset") || element.attr("http-equiv").equalsIgnoreCase("content-type"));
     }
   };
 

@@ -115,7 +115,7 @@ class PageParserTest {
 
   @Test
   void aMetaCharsetInCapitalsOrAfterOtherMetasStillDecodes() {
-    byte[] capitals = "<META HTTP-EQUIV=' content-type ' CONTENT='text/html; CHARSET=windows-1251'><title>Привет</title>"
+    byte[] capitals = "<META HTTP-EQUIV='Content-TYPE' CONTENT='text/html; CHARSET=windows-1251'><title>Привет</title>"
         .getBytes(WINDOWS_1251);
     assertThat(parser.parse("http://example.com/", capitals, null))
         .extracting(ParsedPage::charset, ParsedPage::title).containsExactly(WINDOWS_1251, "Привет");
