@@ -1,7 +1,7 @@
 package dev.crawler.crawl;
 
 import dev.crawler.config.CrawlConfig;
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 import dev.crawler.frontier.Lease;
 import dev.crawler.stats.StatsSnapshot;
 import dev.crawler.store.StorageFailure;
@@ -43,7 +43,7 @@ public final class Crawl implements AutoCloseable {
 
   private final CrawlAssembly parts;
   private final CrawlDirectory dir;
-  private final Frontier frontier;
+  private final HostQueues frontier;
   private final VisitPipeline visits;
   private final StopSignal stop;
   private final CountDownLatch ended = new CountDownLatch(1);
@@ -76,6 +76,7 @@ public final class Crawl implements AutoCloseable {
   public StopReason run() throws InterruptedException {
     try {
       parts.reporter.start();
+      parts.placement.start(parts.scope);
       int workers = parts.workers;
       List<Thread> threads = new ArrayList<>(workers);
       for (int i = 0; i < workers; i++) {
@@ -95,7 +96,7 @@ public final class Crawl implements AutoCloseable {
         }
         boolean nothingLeft;
         try {
-          nothingLeft = finishCheck.nothingLeft(() -> frontier.stats().queuedUrls());
+          nothingLeft = parts.placement.endsWhenEmpty() && finishCheck.nothingLeft(() -> frontier.stats().queuedUrls());
         } catch (RuntimeException e) {
           fail(e);   // the frontier refuses every call after a failed write
           break;

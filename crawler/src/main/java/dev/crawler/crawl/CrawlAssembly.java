@@ -7,9 +7,8 @@ import dev.crawler.dedup.UrlNormalizer;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.fetch.FetchResult;
 import dev.crawler.fetch.Fetcher;
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 import dev.crawler.intake.LinkIntake;
-import dev.crawler.intake.SeenThenQueued;
 import dev.crawler.parse.PageParser;
 import dev.crawler.parse.SitemapReader;
 import dev.crawler.queue.DiskQueueKeyRecord;
@@ -67,8 +66,11 @@ final class CrawlAssembly implements AutoCloseable {
   final Optional<Duration> maxDuration;
   /** The command that continues this crawl, for messages. */
   final String resumeCommand;
-  final UrlSeenService seen;
-  final Frontier frontier;
+  /** Where the URLs are checked, queued and leased from: here, or a cluster node's partitions. */
+  final CrawlPlacement placement;
+  final HostQueues frontier;
+  /** What is in scope; a node's learns the seeds that come after it started. */
+  final Scope scope;
   final CrawlStats stats;
   final StatsReporter reporter;
   final VisitPipeline visits;
@@ -78,16 +80,17 @@ final class CrawlAssembly implements AutoCloseable {
   /** Every part that needs closing, the last opened on top. */
   private final Deque<AutoCloseable> opened;
 
-  private CrawlAssembly(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir, UrlSeenService seen,
-      Frontier frontier, CrawlStats stats, StatsReporter reporter, VisitPipeline visits, StopSignal stop,
+  private CrawlAssembly(CrawlConfig config, Deque<AutoCloseable> opened, CrawlDirectory dir,
+      CrawlPlacement placement, Scope scope, CrawlStats stats, StatsReporter reporter, VisitPipeline visits, StopSignal stop,
       List<String> seeds) {
     this.workers = config.fetch().workers();
     this.maxDuration = config.crawl().limits().maxDuration();
     this.resumeCommand = resumeCommand(config);
     this.opened = opened;
     this.dir = dir;
-    this.seen = seen;
-    this.frontier = frontier;
+    this.placement = placement;
+    this.scope = scope;
+    this.frontier = placement.queues();
     this.stats = stats;
     this.reporter = reporter;
     this.visits = visits;
@@ -105,11 +108,16 @@ final class CrawlAssembly implements AutoCloseable {
 
   static CrawlAssembly open(CrawlConfig config, Crawl.Start start, CrawlEnvironment env) throws IOException {
     config.requireReadyToCrawl();
-    if (config.cluster().enabled()) {
+    boolean node = env.placement().isPresent();
+    if (config.cluster().enabled() && !node) {
       // A crawl that ignored the section would fetch hosts that a cluster's nodes own.
       throw new CrawlStartException(config.source() + " has a cluster section (cluster.bootstrap-servers): this "
-          + "command crawls on this machine alone and cannot join a cluster, and this version has no cluster node "
-          + "yet; remove the section to crawl here");
+          + "command crawls on this machine alone; start a node of the cluster with `bin/crawler node --config "
+          + config.source() + "`, or remove the section to crawl here");
+    }
+    if (node && !config.cluster().enabled()) {
+      throw new CrawlStartException(config.source() + " has no cluster section: a node needs cluster.bootstrap-servers "
+          + "and cluster.name");
     }
     Path root = config.crawl().dataDir();
     // Before anything is created: the sizes alone decide, so the folder given here does not matter.
@@ -128,8 +136,9 @@ final class CrawlAssembly implements AutoCloseable {
     }
     UrlNormalizer normalizer = new UrlNormalizer(CrawlSetup.normalizer(config));
     // A new crawl's seeds are read and checked before anything is created: a bad seed file leaves no folder behind.
-    List<String> newSeeds = start == Crawl.Start.NEW ? newSeeds(config, env, normalizer) : null;
-    if (newSeeds != null && !config.scope().allowPrivateAddresses()) {
+    // A node has no seeds of its own: they come from the crawl's topics (`crawler cluster seed`).
+    List<String> newSeeds = start != Crawl.Start.NEW ? null : node ? List.of() : newSeeds(config, env, normalizer);
+    if (newSeeds != null && !node && !config.scope().allowPrivateAddresses()) {
       Map<String, String> refused = RefusedSeeds.ifAllRefused(newSeeds, env.dns());
       if (!refused.isEmpty()) {
         throw new CrawlStartException(RefusedSeeds.message(refused));
@@ -157,20 +166,20 @@ final class CrawlAssembly implements AutoCloseable {
       } else {
         FixedSettingsRecord.check(root, CrawlSetup.normalizer(config), CrawlSetup.queueBy(config),
             config.source().toString());
-        seeds = admitSeeds(SeedFile.read(dir.seeds()), normalizer, dir.seeds().toString());
+        seeds = node ? List.of() : admitSeeds(SeedFile.read(dir.seeds()), normalizer, dir.seeds().toString());
       }
-
-      UrlSeenService seen = UrlSeenService.open(CrawlSetup.seen(config, dir.seen()));
-      opened.push(seen);
-      Frontier frontier = Frontier.open(dir.frontier(), CrawlSetup.frontier(config));
-      opened.push(frontier);
-      String userAgent = config.crawl().userAgent().header(CrawlerVersion.version());
-      Fetcher fetcher = new Fetcher(CrawlSetup.fetcher(config, userAgent, env.dns()));
-      opened.push(fetcher);
 
       CrawlStats stats = new CrawlStats();
       Optional<StatsSnapshot> before = savedTotals(dir, config.output().crawlLog());
       before.ifPresent(stats::restore);
+      CrawlPlacement placement = node ? env.placement().get().open(root, stats)
+          : LocalPlacement.open(CrawlSetup.seen(config, dir.seen()), dir.frontier(), CrawlSetup.frontier(config), stats);
+      opened.push(placement);
+      HostQueues frontier = placement.queues();
+      String userAgent = config.crawl().userAgent().header(CrawlerVersion.version());
+      Fetcher fetcher = new Fetcher(CrawlSetup.fetcher(config, userAgent, env.dns()));
+      opened.push(fetcher);
+
       WarcRecorder warc = null;
       if (config.output().warc()) {
         warc = new WarcRecorder(dir.warc(), "crawl", config.output().warcMaxFileSize().bytes(),
@@ -201,18 +210,18 @@ final class CrawlAssembly implements AutoCloseable {
       }
       QueueKeys queueKeys = queueBy.keys(env.dns(), decidedKeys);
       opened.push(queueKeys);   // closed before its record
-      LinkIntake intake = new LinkIntake(normalizer, scope, queueKeys, new SeenThenQueued(seen, frontier, stats), stats);
+      LinkIntake intake = new LinkIntake(normalizer, scope, queueKeys, placement.admitted(), stats);
       seeds.forEach(scope::addSeed);
       if (start == Crawl.Start.RESUME && budget.limited()) {
         restoreBudget(budget, config, dir, before, scope);
       }
 
-      StatsReporter reporter = new StatsReporter(stats, frontier::stats, seen::stats, dir.statsJson(),
+      StatsReporter reporter = new StatsReporter(stats, frontier::stats, placement::seenStats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
       opened.push(reporter);
       VisitWatch watch = VisitWatch.NONE;
       if (config.status().listen().isPresent()) {
-        CrawlStatus status = startStatus(config, dir, frontier, seen);
+        CrawlStatus status = startStatus(config, dir, placement.nativeMemory());
         opened.push(status);
         reporter.publishTo(status.reports());
         watch = status.watch();
@@ -232,11 +241,13 @@ final class CrawlAssembly implements AutoCloseable {
               new SitemapReader(CrawlSetup.MAX_URLS_PER_SITEMAP), intake, sitemaps)
           .recordedIn(crawlLog, stats, watch)
           .build();
-      CrawlAssembly crawl = new CrawlAssembly(config, opened, dir, seen, frontier, stats, reporter, visits, stop, seeds);
+      CrawlAssembly crawl = new CrawlAssembly(config, opened, dir, placement, scope, stats, reporter, visits, stop, seeds);
       if (start == Crawl.Start.NEW) {
         int queued = takeSeeds(intake, seeds);
         dir.markSeedsQueued();
-        log.info("New crawl in {}: {} seeds, {} queued", root, seeds.size(), queued);
+        if (!node) {
+          log.info("New crawl in {}: {} seeds, {} queued", root, seeds.size(), queued);
+        }
       } else {
         if (!dir.seedsQueued()) {
           // Stopped while its seeds were being queued (a kill): queue them again. The URL-seen
@@ -246,9 +257,12 @@ final class CrawlAssembly implements AutoCloseable {
           dir.markSeedsQueued();
           log.info("The crawl had stopped before its seeds were all queued: {} more queued", queued);
         }
-        log.info("Resuming the crawl in {}: {} URLs queued in {} hosts, filter {} ({})", root,
-            frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(Locale.ROOT),
-            seen.recovery() == UrlSeenService.Recovery.REBUILT ? "after an unclean stop" : "clean stop");
+        if (placement instanceof LocalPlacement local) {
+          UrlSeenService seen = local.seen();
+          log.info("Resuming the crawl in {}: {} URLs queued in {} hosts, filter {} ({})", root,
+              frontier.stats().queuedUrls(), frontier.stats().hosts(), seen.recovery().name().toLowerCase(Locale.ROOT),
+              seen.recovery() == UrlSeenService.Recovery.REBUILT ? "after an unclean stop" : "clean stop");
+        }
       }
       return crawl;
     } catch (IOException | RuntimeException e) {
@@ -274,13 +288,12 @@ final class CrawlAssembly implements AutoCloseable {
 
 
   /** The status page and metrics on status.listen; an address in use stops the start with what to change. */
-  private static CrawlStatus startStatus(CrawlConfig config, CrawlDirectory dir, Frontier frontier,
-      UrlSeenService seen) {
+  private static CrawlStatus startStatus(CrawlConfig config, CrawlDirectory dir, CrawlStatus.NativeMemory memory) {
     try {
       return CrawlStatus.start(config.status().listen().orElseThrow(),
           new CrawlStatus.About(CrawlerVersion.version(), dir.root, config.toYaml(),
               config.politeness().errorBackoff().suspendAfter()),
-          new CrawlStatus.NativeMemory(frontier::blockCacheBytes, frontier::memtableBytes, seen::storeMemoryBytes),
+          memory,
           dir.statusAddress());
     } catch (IOException e) {
       throw new CrawlStartException(e.getMessage());

@@ -114,16 +114,18 @@ final class CrawlDirectory implements AutoCloseable {
     }
   }
 
-  /** True if the folder already holds the state of a crawl (a frontier). */
-  static boolean holdsCrawl(Path root) {
-    return Files.isDirectory(root.resolve("frontier"));
+  /** True if the folder already holds the state of a crawl (a frontier, or a cluster node's partitions). */
+  public static boolean holdsCrawl(Path root) {
+    return Files.isDirectory(root.resolve("frontier")) || Files.isDirectory(root.resolve(NODE_PARTITIONS));
   }
 
   private static final String SEEDS_QUEUED = "seeds.queued";
+  /** A cluster node's folder holds the state of each partition it owned here, rather than one frontier. */
+  public static final String NODE_PARTITIONS = "partitions";
 
   /** What the parts of a crawl create in its folder (crawl.lock stays: it is released, not deleted). */
   private static final List<String> CREATED_BY_A_CRAWL =
-      List.of("frontier", "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE,
+      List.of("frontier", NODE_PARTITIONS, "seen", "robots", "queue-keys", "warc", "seeds.txt", SEEDS_QUEUED, FixedSettingsRecord.FILE,
           "crawl.log", "stats.json", "stats.json.tmp", CrawlStatus.ADDRESS_FILE);
 
   Path seeds() {

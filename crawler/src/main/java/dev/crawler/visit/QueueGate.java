@@ -1,6 +1,6 @@
 package dev.crawler.visit;
 
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 
 /**
  * Puts the URL back, with no request made, if its queue got stricter since its lease: another
@@ -10,11 +10,11 @@ import dev.crawler.frontier.Frontier;
  * robots.txt lookup of the queue that is under way.
  */
 final class QueueGate implements VisitStage {
-  private final Frontier frontier;
+  private final HostQueues frontier;
   private final RobotsLookups lookups;
 
   /** @param lookups robots.txt lookups to wait for first (of other hosts of the queue) */
-  QueueGate(Frontier frontier, RobotsLookups lookups) {
+  QueueGate(HostQueues frontier, RobotsLookups lookups) {
     this.frontier = frontier;
     this.lookups = lookups;
   }

@@ -1,6 +1,6 @@
 package dev.crawler.visit;
 
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 
 /**
  * Holds each request of a visit back until its queue allows it, run just before the request's
@@ -9,9 +9,9 @@ import dev.crawler.frontier.Frontier;
  * waits the host's delay after the one before, which has just ended.
  */
 final class RequestTurns {
-  private final Frontier frontier;
+  private final HostQueues frontier;
 
-  RequestTurns(Frontier frontier) {
+  RequestTurns(HostQueues frontier) {
     this.frontier = frontier;
   }
 

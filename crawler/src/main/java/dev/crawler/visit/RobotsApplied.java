@@ -3,7 +3,7 @@ package dev.crawler.visit;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.Striped;
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 import dev.crawler.intake.LinkIntake;
 import dev.crawler.robots.HostRobots;
 import java.time.Duration;
@@ -32,7 +32,7 @@ final class RobotsApplied {
 
     void clear(String hostKey);
 
-    static HostDelays of(Frontier frontier) {
+    static HostDelays of(HostQueues frontier) {
       return new HostDelays() {
         @Override
         public void set(String hostKey, Duration crawlDelay) {

@@ -2,7 +2,7 @@ package dev.crawler.visit;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 import dev.crawler.record.CrawlOutcome;
 import dev.crawler.robots.HostRobots;
 import dev.crawler.robots.RobotsCache;
@@ -25,7 +25,7 @@ final class RobotsCheck implements VisitStage {
   /** URLs put back at once to wait their host's delay after its robots.txt was fetched for them. */
   private static final int DEFERRED_TRACKED = 100_000;
 
-  private final Frontier frontier;
+  private final HostQueues frontier;
   private final RobotsCache robots;
   private final RobotsApplied applied;
   private final Retries retries;
@@ -33,7 +33,7 @@ final class RobotsCheck implements VisitStage {
   private final RequestTurns turns;
   private final Cache<String, Boolean> deferred = CacheBuilder.newBuilder().maximumSize(DEFERRED_TRACKED).build();
 
-  RobotsCheck(Frontier frontier, RobotsCache robots, RobotsApplied applied, Retries retries, RobotsLookups lookups,
+  RobotsCheck(HostQueues frontier, RobotsCache robots, RobotsApplied applied, Retries retries, RobotsLookups lookups,
       RequestTurns turns) {
     this.frontier = frontier;
     this.robots = robots;

@@ -2,7 +2,7 @@ package dev.crawler.visit;
 
 import dev.crawler.fetch.Fetcher;
 import dev.crawler.frontier.FetchOutcome;
-import dev.crawler.frontier.Frontier;
+import dev.crawler.frontier.HostQueues;
 import dev.crawler.frontier.Lease;
 import dev.crawler.intake.LinkIntake;
 import dev.crawler.parse.PageParser;
@@ -37,11 +37,11 @@ public final class VisitPipeline {
   public static final int MAX_RETRIES = Retries.MAX_RETRIES;
 
   private final List<VisitStage> stages;
-  private final Frontier frontier;
+  private final HostQueues frontier;
   private final VisitLog log;
   private final Retries retries;
 
-  private VisitPipeline(List<VisitStage> stages, Frontier frontier, VisitLog log, Retries retries) {
+  private VisitPipeline(List<VisitStage> stages, HostQueues frontier, VisitLog log, Retries retries) {
     if (stages.isEmpty()) {
       throw new IllegalArgumentException("a visit needs at least one stage");
     }
@@ -115,7 +115,7 @@ public final class VisitPipeline {
   }
 
   /** Builds the pipeline: the stages are added in the order they run. */
-  public static Builder builder(Frontier frontier) {
+  public static Builder builder(HostQueues frontier) {
     return new Builder(frontier);
   }
 
@@ -124,14 +124,14 @@ public final class VisitPipeline {
    * one line, in order.
    */
   public static final class Builder {
-    private final Frontier frontier;
+    private final HostQueues frontier;
     private final Retries retries = new Retries();
     private final RobotsLookups lookups = new RobotsLookups();
     private final RequestTurns turns;
     private final ArrayList<VisitStage> stages = new ArrayList<>();
     private VisitLog log;
 
-    private Builder(Frontier frontier) {
+    private Builder(HostQueues frontier) {
       this.frontier = frontier;
       this.turns = new RequestTurns(frontier);
     }

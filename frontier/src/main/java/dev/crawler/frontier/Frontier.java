@@ -74,7 +74,7 @@ import java.util.function.UnaryOperator;
  * starting from a different one each call, so the order across groups is approximate. An offer
  * that spans groups is atomic per group.
  */
-public final class Frontier implements AutoCloseable {
+public final class Frontier implements HostQueues, AutoCloseable {
   /**
    * Locks at most: a group per lock. More groups than cores buy little; a group per partition
    * would give a cluster's 65,536 partitions a schedule each.
@@ -250,6 +250,7 @@ public final class Frontier implements AutoCloseable {
    * empty if none became ready in time or the frontier was closed meanwhile. With a timeout
    * of zero it does not wait.
    */
+  @Override
   public Optional<Lease> next(Duration timeout) throws InterruptedException {
     checkNotNull(timeout, "timeout");
     checkArgument(!timeout.isNegative(), "timeout (%s) must be >= 0", timeout);
@@ -325,6 +326,7 @@ public final class Frontier implements AutoCloseable {
    * @throws IllegalArgumentException if the lease was already completed or is from another
    *     frontier (or from before a reopen)
    */
+  @Override
   public void complete(Lease lease, FetchOutcome outcome) {
     checkNotNull(lease, "lease");
     checkNotNull(outcome, "outcome");
@@ -353,6 +355,7 @@ public final class Frontier implements AutoCloseable {
    * @throws IllegalArgumentException if the lease was already completed or is from another
    *     frontier (or from before a reopen)
    */
+  @Override
   public boolean mayRequest(Lease lease) {
     checkNotNull(lease, "lease");
     checkArgument(lease.owner == this,
@@ -380,6 +383,7 @@ public final class Frontier implements AutoCloseable {
   }
 
   /** {@link #tryStartRequest} until the request may start, sleeping as it says in between. */
+  @Override
   public void startRequest(Lease lease) throws InterruptedException {
     for (long wait = tryStartRequest(lease); wait > 0; wait = tryStartRequest(lease)) {
       Thread.sleep(wait);
@@ -418,6 +422,7 @@ public final class Frontier implements AutoCloseable {
    * {@code max(defaultDelay, min(crawlDelay, maxCrawlDelay))} from its next completion on.
    * Kept while the host is idle, and across restarts.
    */
+  @Override
   public void setCrawlDelay(String hostKey, Duration crawlDelay) {
     checkNotNull(crawlDelay, "crawlDelay");
     checkArgument(!crawlDelay.isNegative(), "crawlDelay (%s) must be >= 0", crawlDelay);
@@ -429,6 +434,7 @@ public final class Frontier implements AutoCloseable {
    * Forgets the host's robots.txt Crawl-delay: it goes back to the default delay. For a
    * robots.txt that no longer has one (or is gone); writes nothing if the host had none.
    */
+  @Override
   public void clearCrawlDelay(String hostKey) {
     updateHostState(hostKey, s -> s.withCrawlDelay(-1));
   }
@@ -450,6 +456,7 @@ public final class Frontier implements AutoCloseable {
   }
 
   /** The frontier's counts now. */
+  @Override
   public FrontierStats stats() {
     checkUsable();
     long[] sums = new long[7];
