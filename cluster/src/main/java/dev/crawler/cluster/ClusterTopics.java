@@ -29,9 +29,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * and keyed by queue key, so partition p of each is the frontier's partition p:
  * <ul>
  *   <li>{@code <crawl>.urls}: every URL a node's intake admitted, for the owner of its partition;
- *   <li>{@code <crawl>.done}: the URLs whose fetch ended, for a new owner's replay to subtract.
+ *   <li>{@code <crawl>.done}: the URLs whose fetch ended, for a new owner's replay to subtract;
+ *   <li>{@code <crawl>.seeds}: the crawl's seeds, one partition, which every node reads whole, for
+ *       the scope (same-host and same-domain are relative to the seeds).
  * </ul>
- * Both keep their records for ever: they are the crawl's truth, which a node given a partition
+ * They keep their records for ever: they are the crawl's truth, which a node given a partition
  * without a local checkpoint replays. P is recorded as the topics' partition count; a crawl
  * opened with another P is refused, since every queue would move to another partition.
  *
@@ -57,6 +59,10 @@ public record ClusterTopics(String crawl, int partitions) {
     return crawl + ".done";
   }
 
+  public String seeds() {
+    return crawl + ".seeds";
+  }
+
   /** The consumer group of the crawl's nodes. */
   public String groupId() {
     return crawl;
@@ -75,9 +81,9 @@ public record ClusterTopics(String crawl, int partitions) {
     List<String> names = List.of(urls(), done());
     Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     List<NewTopic> missing = new ArrayList<>();
-    for (String name : names) {
+    for (String name : List.of(urls(), done(), seeds())) {
       if (!existing.contains(name)) {
-        missing.add(new NewTopic(name, partitions, replicas).configs(Map.of(
+        missing.add(new NewTopic(name, name.equals(seeds()) ? 1 : partitions, replicas).configs(Map.of(
             TopicConfig.RETENTION_MS_CONFIG, "-1",
             TopicConfig.RETENTION_BYTES_CONFIG, "-1",
             TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE)));

@@ -2,6 +2,9 @@ package dev.crawler.cluster;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends the completions of a node's fetches to the crawl's done topic, keyed by queue key, so
@@ -9,7 +12,9 @@ import java.util.Map;
  * Thread-safe; {@link #take} returns once the broker has the whole batch.
  */
 public final class DoneTopicProducer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DoneTopicProducer.class);
   private final QueueKeyedProducer producer;
+  private final AtomicLong failures = new AtomicLong();
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients
@@ -26,6 +31,31 @@ public final class DoneTopicProducer implements AutoCloseable {
     }
     producer.sendAll(producer.topics().done(), done, DoneRecord::queueKey, DoneRecord::value);
     return done.size();
+  }
+
+  /**
+   * Sends one completion without waiting for the broker: a completion lost to this node's kill
+   * costs one fetch again, by a later owner, and waiting would hold up every fetch by a round
+   * trip. {@link #flush} before a partition leaves makes them all count.
+   */
+  public void send(DoneRecord record) {
+    producer.send(producer.topics().done(), record.queueKey(), record.value(), e -> {
+      long n = failures.incrementAndGet();
+      if (n == 1 || Long.bitCount(n) == 1) {
+        log.warn("{} completion(s) could not be sent to {} (latest: {}): a later owner of their partitions fetches "
+            + "them again", n, producer.topics().done(), e.getMessage());
+      }
+    });
+  }
+
+  /** Waits until the broker has every completion sent so far. */
+  public void flush() {
+    producer.flush();
+  }
+
+  /** Completions the broker refused since the start. */
+  public long failures() {
+    return failures.get();
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -66,6 +67,23 @@ final class QueueKeyedProducer implements AutoCloseable {
         throw new IllegalStateException("the batch could not be written to " + topic, e.getCause());
       }
     }
+  }
+
+  /**
+   * Sends one record without waiting for it; {@code failed} is told if it could not be written.
+   * {@link #flush} waits for every record sent so far.
+   */
+  void send(String topic, String queueKey, byte[] value, Consumer<Exception> failed) {
+    producer.send(new ProducerRecord<>(topic, queueKey, value), (metadata, e) -> {
+      if (e != null) {
+        failed.accept(e);
+      }
+    });
+  }
+
+  /** Waits until the broker has every record sent so far (or they failed). */
+  void flush() {
+    producer.flush();
   }
 
   /** The producer's metrics of these names, for the bytes and records a page costs. */

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -15,7 +16,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -37,12 +41,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * consumer happens there.
  */
 public final class UrlTopicConsumer implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(UrlTopicConsumer.class);
   private static final Duration POLL = Duration.ofMillis(200);
 
   private final ClusterTopics topics;
   private final PartitionOwner owner;
   private final KafkaConsumer<String, byte[]> consumer;
   private volatile boolean stopped;
+  /** Records of the owned partitions not taken yet, as of the last poll; -1 before the first. */
+  private volatile long lag = -1;
+  private volatile boolean commitFailing;
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
@@ -67,6 +75,7 @@ public final class UrlTopicConsumer implements Runnable {
       consumer.subscribe(List.of(topics.urls()), new Listener());
       while (!stopped) {
         take(consumer.poll(POLL));
+        lag = currentLag();
       }
     } catch (WakeupException e) {
       if (!stopped) {
@@ -98,7 +107,37 @@ public final class UrlTopicConsumer implements Runnable {
       owner.take(tp.partition(), urls, next);
       taken.put(tp, new OffsetAndMetadata(next));
     }
-    consumer.commitSync(taken);
+    try {
+      consumer.commitSync(taken);
+      if (commitFailing) {
+        commitFailing = false;
+        log.info("Offsets are committed again");
+      }
+    } catch (RetriableException | CommitFailedException e) {
+      // The state holds what was taken, and its checkpoint says so: the next commit covers these offsets too.
+      if (!commitFailing) {
+        commitFailing = true;
+        log.warn("The consumer's offsets could not be committed ({}): retried with the next records; the lag shown "
+            + "for this node's partitions is behind until then", e.getMessage());
+      }
+    }
+  }
+
+  /** The records of the owned partitions not taken yet, as of the last poll; -1 if unknown. */
+  public long lag() {
+    return lag;
+  }
+
+  private long currentLag() {
+    long sum = 0;
+    for (TopicPartition tp : consumer.assignment()) {
+      var of = consumer.currentLag(tp);
+      if (of.isEmpty()) {
+        return -1;
+      }
+      sum += of.getAsLong();
+    }
+    return sum;
   }
 
   private final class Listener implements ConsumerRebalanceListener {

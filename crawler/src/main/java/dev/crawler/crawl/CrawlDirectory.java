@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  *   stats.json      the latest counters (rewritten every stats interval and at the end)
  * </pre>
  */
-final class CrawlDirectory implements AutoCloseable {
+public final class CrawlDirectory implements AutoCloseable {
   final Path root;
   private final FileChannel lockChannel;
   private final FileLock lock;

@@ -22,7 +22,7 @@ import okhttp3.Dns;
  * The one place that maps the YAML configuration onto the plain options of each part. The
  * libraries (dedup, frontier) and the crawler's stages never see {@link CrawlConfig}.
  */
-final class CrawlSetup {
+public final class CrawlSetup {
   /** Links kept from one page; more are dropped (a trap guard, not a config key yet). */
   static final int MAX_LINKS_PER_PAGE = 10_000;
   /** URLs read from one sitemap file. */
@@ -30,13 +30,13 @@ final class CrawlSetup {
 
   private CrawlSetup() {}
 
-  static UrlNormalizer.Options normalizer(CrawlConfig config) {
+  public static UrlNormalizer.Options normalizer(CrawlConfig config) {
     return new UrlNormalizer.Options(config.normalize().stripParameters(), config.normalize().sortQuery(),
         config.scope().maxUrlLength());
   }
 
   /** What shares one frontier queue, its delay and its connections. */
-  static QueueBy queueBy(CrawlConfig config) {
+  public static QueueBy queueBy(CrawlConfig config) {
     return switch (config.politeness().queueBy()) {
       case HOST -> QueueBy.HOST;
       case DOMAIN -> QueueBy.DOMAIN;
@@ -44,7 +44,7 @@ final class CrawlSetup {
     };
   }
 
-  static UrlSeenService.Options seen(CrawlConfig config, Path dir) {
+  public static UrlSeenService.Options seen(CrawlConfig config, Path dir) {
     CrawlConfig.Seen seen = config.seen();
     return UrlSeenService.Options.builder(dir)
         .expectedUrls(seen.expectedUrls())
@@ -119,7 +119,7 @@ final class CrawlSetup {
         + Math.max(0, f.workingSetHosts() - FrontierOptions.DEFAULT_WORKING_SET_HOSTS) * WORKING_SET_HOST_BYTES;
   }
 
-  static FrontierOptions frontier(CrawlConfig config) {
+  public static FrontierOptions frontier(CrawlConfig config) {
     CrawlConfig.Politeness p = config.politeness();
     return FrontierOptions.builder()
         .defaultDelay(p.defaultDelay())

@@ -13,13 +13,13 @@ import java.util.List;
  * bare '#' before its fragment is dropped, so "http://a/#top" keeps working: '#' only starts
  * a comment at the start of a line or after whitespace).
  */
-final class SeedFile {
+public final class SeedFile {
   private SeedFile() {}
 
   /** A seed and the line it came from, so a bad one can be reported where it is. */
-  record Seed(int line, String url) {}
+  public record Seed(int line, String url) {}
 
-  static List<Seed> read(Path file) throws IOException {
+  public static List<Seed> read(Path file) throws IOException {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);

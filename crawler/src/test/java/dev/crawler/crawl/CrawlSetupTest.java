@@ -29,8 +29,8 @@ class CrawlSetupTest {
         cluster: {bootstrap-servers: ["127.0.0.1:9092"], name: docs}
         """, "crawl.yaml", dir);
     assertThatThrownBy(() -> Crawl.open(config, Crawl.Start.NEW, CrawlEnvironment.standard()))
-        .isInstanceOf(CrawlStartException.class).hasMessageContaining("cannot join a cluster")
-        .hasMessageContaining("remove the section");
+        .isInstanceOf(CrawlStartException.class).hasMessageContaining("crawls on this machine alone")
+        .hasMessageContaining("bin/crawler node --config").hasMessageContaining("remove the section");
     assertThat(dir.resolve("crawl-data")).doesNotExist();
   }
 

@@ -17,7 +17,7 @@ import org.apache.kafka.common.Uuid;
  * @param clusterId written into the directory when it is formatted
  */
 public record BrokerLayout(Path dir, int clientPort, int controllerPort, String clusterId) {
-  static final String HOST = "127.0.0.1";
+  public static final String HOST = "127.0.0.1";
 
   /** A new broker in {@code dir} on two free loopback ports. */
   public static BrokerLayout fresh(Path dir) {
@@ -33,7 +33,7 @@ public record BrokerLayout(Path dir, int clientPort, int controllerPort, String 
     return new String[] {dir.toString(), Integer.toString(clientPort), Integer.toString(controllerPort), clusterId};
   }
 
-  static BrokerLayout fromArgs(String[] args) {
+  public static BrokerLayout fromArgs(String[] args) {
     if (args.length != 4) {
       throw new IllegalArgumentException("expected: DIR CLIENT_PORT CONTROLLER_PORT CLUSTER_ID, got " + args.length
           + " arguments");

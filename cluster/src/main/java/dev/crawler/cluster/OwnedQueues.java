@@ -1,0 +1,348 @@
+package dev.crawler.cluster;
+
+import dev.crawler.frontier.FetchOutcome;
+import dev.crawler.frontier.FrontierStats;
+import dev.crawler.frontier.HostQueues;
+import dev.crawler.frontier.Lease;
+import dev.crawler.frontier.Partitions;
+import dev.crawler.intake.AdmittedUrl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's queues: the frontiers of the partitions it owns, served to its fetch workers as one
+ * {@link HostQueues}, and the {@link PartitionOwner} that the group's consumer tells of each
+ * partition that comes and goes. Every ended fetch of a partition goes to the done topic
+ * before its local completion, for a later owner's replay.
+ *
+ * <p>A partition that leaves ({@link #revoked}) first stops handing out leases; a lease already
+ * out that has not made its request yet is put back ({@link #mayRequest} says no); the fetches
+ * already under way end as they would, and the partition's state is closed once they have, or
+ * after {@code handOverBound} at the latest. Only then does the callback return, and only then
+ * does the group give the partition to its next owner: no two nodes fetch one host at once.
+ * A lease still out after the bound is forgotten: its URL is fetched again by the next owner.
+ */
+final class OwnedQueues implements HostQueues, PartitionOwner {
+  private static final Logger log = LoggerFactory.getLogger(OwnedQueues.class);
+  /** How long a worker sleeps when no owned queue is ready: a host's delay passing wakes nobody. */
+  private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+  /** One owned partition: its state, whether it still hands out leases, and its leases out. */
+  private static final class Owned {
+    final PartitionState state;
+    volatile boolean leasing = true;
+    /** Set under the write lock once the state is closed: every later call of it is dropped. */
+    boolean closed;
+    final AtomicInteger leasesOut = new AtomicInteger();
+    /** Calls into the state's frontier hold it shared; closing holds it alone. */
+    final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
+
+    Owned(PartitionState state) {
+      this.state = state;
+    }
+  }
+
+  private final PartitionStates states;
+  private final DoneTopicProducer done;
+  private final int partitions;
+  private final Duration handOverBound;
+  private final Consumer<List<AdmittedUrl>> taken;
+  private final Map<Integer, Owned> owned = new ConcurrentHashMap<>();
+  private final CopyOnWriteArrayList<Owned> leasing = new CopyOnWriteArrayList<>();
+  private final Map<Lease, Owned> leases = new ConcurrentHashMap<>();
+  private final AtomicInteger turn = new AtomicInteger();
+  private final Object changed = new Object();
+
+  /**
+   * @param taken told of each batch of URLs a partition took (for the scope to learn seeds)
+   * @param handOverBound the longest a revoked partition waits for its fetches under way
+   */
+  OwnedQueues(PartitionStates states, DoneTopicProducer done, int partitions, Duration handOverBound,
+      Consumer<List<AdmittedUrl>> taken) {
+    this.states = states;
+    this.done = done;
+    this.partitions = partitions;
+    this.handOverBound = handOverBound;
+    this.taken = taken;
+  }
+
+  // ---- the group's side, all on the consumer's thread ----
+
+  @Override
+  public OptionalLong assigned(int partition) {
+    OptionalLong from = states.assigned(partition);
+    Owned o = new Owned(states.state(partition).orElseThrow());
+    owned.put(partition, o);
+    leasing.add(o);
+    wakeWorkers();
+    return from;
+  }
+
+  @Override
+  public void take(int partition, List<AdmittedUrl> urls, long nextOffset) {
+    states.take(partition, urls, nextOffset);
+    taken.accept(urls);
+    wakeWorkers();
+  }
+
+  @Override
+  public void revoked(int partition) {
+    handOver(partition, true);
+  }
+
+  /** Another node may own it already: no waiting for the fetches under way, whose completions are dropped. */
+  @Override
+  public void lost(int partition) {
+    handOver(partition, false);
+  }
+
+  private void handOver(int partition, boolean waitForFetches) {
+    Owned o = owned.get(partition);
+    if (o == null) {
+      return;
+    }
+    o.leasing = false;
+    leasing.remove(o);
+    long started = System.nanoTime();
+    int out = o.leasesOut.get();
+    if (waitForFetches) {
+      long deadline = started + handOverBound.toNanos();
+      synchronized (o) {
+        while (o.leasesOut.get() > 0 && System.nanoTime() < deadline) {
+          try {
+            o.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+        }
+      }
+    }
+    done.flush();   // the next owner's replay must see what this one completed
+    o.calls.writeLock().lock();
+    try {
+      o.closed = true;
+      owned.remove(partition);
+      leases.values().removeIf(v -> v == o);
+      states.revoked(partition);
+    } finally {
+      o.calls.writeLock().unlock();
+    }
+    int left = o.leasesOut.get();
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    if (left > 0) {
+      log.warn("Partition {} handed over with {} fetch(es) still under way after {} ms: their URLs are fetched again "
+          + "by its next owner", partition, left, ms);
+    } else if (out > 0) {
+      log.info("Partition {} handed over after {} ms, once its {} fetch(es) under way ended", partition, ms, out);
+    }
+  }
+
+  // ---- the workers' side ----
+
+  @Override
+  public Optional<Lease> next(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + Math.min(timeout.toNanos(), TimeUnit.DAYS.toNanos(1));
+    while (true) {
+      Object[] now = leasing.toArray();
+      int start = now.length == 0 ? 0 : Math.floorMod(turn.getAndIncrement(), now.length);
+      for (int i = 0; i < now.length; i++) {
+        Owned o = (Owned) now[(start + i) % now.length];
+        Optional<Lease> lease = tryLease(o);
+        if (lease.isPresent()) {
+          return lease;
+        }
+      }
+      long wait = deadline - System.nanoTime();
+      if (wait <= 0) {
+        return Optional.empty();
+      }
+      synchronized (changed) {
+        TimeUnit.NANOSECONDS.timedWait(changed, Math.min(wait, IDLE_POLL_NANOS));
+      }
+    }
+  }
+
+  private Optional<Lease> tryLease(Owned o) throws InterruptedException {
+    if (!o.calls.readLock().tryLock()) {
+      return Optional.empty();   // being closed
+    }
+    try {
+      if (o.closed || !o.leasing) {
+        return Optional.empty();
+      }
+      Optional<Lease> lease = o.state.frontier().next(Duration.ZERO);
+      lease.ifPresent(l -> {
+        o.leasesOut.incrementAndGet();
+        leases.put(l, o);
+      });
+      return lease;
+    } finally {
+      o.calls.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void complete(Lease lease, FetchOutcome outcome) {
+    Owned o = leases.remove(lease);
+    if (o == null) {
+      log.debug("The lease of {} ended after its partition was handed over: dropped", lease.url());
+      return;
+    }
+    try {
+      o.calls.readLock().lock();
+      try {
+        if (o.closed) {
+          return;
+        }
+        if (ends(outcome)) {
+          done.send(DoneRecord.of(lease.hostKey(), lease.url(), outcome.kind()));
+        }
+        o.state.frontier().complete(lease, outcome);
+      } finally {
+        o.calls.readLock().unlock();
+      }
+    } finally {
+      o.leasesOut.decrementAndGet();
+      synchronized (o) {
+        o.notifyAll();
+      }
+      wakeWorkers();
+    }
+  }
+
+  /** Whether the URL leaves its queue: then it is done for the cluster too. */
+  private static boolean ends(FetchOutcome outcome) {
+    return switch (outcome.kind()) {
+      case FETCHED, FAILED, SKIPPED -> true;
+      case RETRY_AFTER, DEFERRED -> false;
+    };
+  }
+
+  /** False once the lease's partition is leaving: the request is not made, and the URL stays queued. */
+  @Override
+  public boolean mayRequest(Lease lease) {
+    Owned o = leases.get(lease);
+    if (o == null || !o.leasing) {
+      return false;
+    }
+    o.calls.readLock().lock();
+    try {
+      return !o.closed && o.state.frontier().mayRequest(lease);
+    } finally {
+      o.calls.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void startRequest(Lease lease) throws InterruptedException {
+    while (true) {
+      Owned o = leases.get(lease);
+      if (o == null) {
+        return;   // handed over past the bound: the request is left to the caller, and counted fetched again
+      }
+      long wait;
+      o.calls.readLock().lock();
+      try {
+        wait = o.closed ? 0 : o.state.frontier().tryStartRequest(lease);
+      } finally {
+        o.calls.readLock().unlock();
+      }
+      if (wait <= 0) {
+        return;
+      }
+      Thread.sleep(wait);   // outside the lock: a hand-over does not wait for a request's turn
+    }
+  }
+
+  @Override
+  public void setCrawlDelay(String hostKey, Duration crawlDelay) {
+    onQueue(hostKey, o -> o.state.frontier().setCrawlDelay(hostKey, crawlDelay));
+  }
+
+  @Override
+  public void clearCrawlDelay(String hostKey) {
+    onQueue(hostKey, o -> o.state.frontier().clearCrawlDelay(hostKey));
+  }
+
+  /** Runs {@code change} on the queue's partition if it is still owned here; a queue that left keeps its next owner's robots.txt. */
+  private void onQueue(String hostKey, Consumer<Owned> change) {
+    Owned o = owned.get(Partitions.of(hostKey, partitions));
+    if (o == null) {
+      return;
+    }
+    o.calls.readLock().lock();
+    try {
+      if (!o.closed) {
+        change.accept(o);
+      }
+    } finally {
+      o.calls.readLock().unlock();
+    }
+  }
+
+  /** The sums over the owned partitions now. */
+  @Override
+  public FrontierStats stats() {
+    long[] sums = new long[7];
+    for (Owned o : owned.values()) {
+      if (!o.calls.readLock().tryLock()) {
+        continue;
+      }
+      try {
+        if (o.closed) {
+          continue;
+        }
+        FrontierStats f = o.state.frontier().stats();
+        sums[0] += f.queuedUrls();
+        sums[1] += f.hosts();
+        sums[2] += f.readyHosts();
+        sums[3] += f.leasedUrls();
+        sums[4] += f.fetched();
+        sums[5] += f.retried();
+        sums[6] += f.failed();
+      } finally {
+        o.calls.readLock().unlock();
+      }
+    }
+    return new FrontierStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]);
+  }
+
+  /** The partitions owned now, in no order. */
+  List<Integer> ownedPartitions() {
+    return List.copyOf(owned.keySet());
+  }
+
+  /** Runs {@code read} on each owned state, skipping one being closed. */
+  void forEachState(Consumer<PartitionState> read) {
+    for (Owned o : owned.values()) {
+      if (!o.calls.readLock().tryLock()) {
+        continue;
+      }
+      try {
+        if (!o.closed) {
+          read.accept(o.state);
+        }
+      } finally {
+        o.calls.readLock().unlock();
+      }
+    }
+  }
+
+  private void wakeWorkers() {
+    synchronized (changed) {
+      changed.notifyAll();
+    }
+  }
+}
