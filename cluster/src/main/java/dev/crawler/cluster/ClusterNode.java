@@ -31,7 +31,7 @@ public final class ClusterNode implements AutoCloseable {
     AtomicReference<NodePlacement> made = new AtomicReference<>();
     Crawl.Start start = CrawlDirectory.holdsCrawl(config.crawl().dataDir()) ? Crawl.Start.RESUME : Crawl.Start.NEW;
     Crawl crawl = Crawl.open(config, start, env.withPlacement((folder, stats) -> {
-      NodePlacement p = NodePlacement.open(config, folder);
+      NodePlacement p = NodePlacement.open(config, folder, stats);
       made.set(p);
       return p;
     }));

@@ -11,6 +11,7 @@ import dev.crawler.frontier.HostQueues;
 import dev.crawler.intake.AdmittedUrl;
 import dev.crawler.intake.AdmittedUrls;
 import dev.crawler.scope.Scope;
+import dev.crawler.stats.CrawlStats;
 import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,7 +57,7 @@ public final class NodePlacement implements CrawlPlacement {
   private Thread seedThread;
   private volatile Throwable consumerFailure;
 
-  private NodePlacement(CrawlConfig config, Path crawlFolder) throws IOException {
+  private NodePlacement(CrawlConfig config, Path crawlFolder, CrawlStats stats) throws IOException {
     CrawlConfig.Cluster cluster = config.cluster();
     ClusterSeeds.checkQueueKeys(config);
     this.topics = new ClusterTopics(cluster.name(), cluster.partitions());
@@ -67,7 +68,8 @@ public final class NodePlacement implements CrawlPlacement {
     try {
       this.urls = push(new UrlTopicProducer(topics, clients, "zstd"));
       this.done = push(new DoneTopicProducer(topics, clients, "zstd"));
-      this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients)));
+      this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
+          stats));
       this.queues = new OwnedQueues(states, done, topics.partitions(), HAND_OVER_BOUND, this::seedsTaken);
       this.consumer = new UrlTopicConsumer(topics, clients, nodeId, queues);
     } catch (RuntimeException e) {
@@ -77,8 +79,8 @@ public final class NodePlacement implements CrawlPlacement {
   }
 
   /** Opens the node's parts in its crawl folder; nothing talks to Kafka before {@link #start}. */
-  static NodePlacement open(CrawlConfig config, Path crawlFolder) throws IOException {
-    return new NodePlacement(config, crawlFolder);
+  static NodePlacement open(CrawlConfig config, Path crawlFolder, CrawlStats stats) throws IOException {
+    return new NodePlacement(config, crawlFolder, stats);
   }
 
   private <T extends AutoCloseable> T push(T part) {
@@ -151,6 +153,11 @@ public final class NodePlacement implements CrawlPlacement {
     AtomicLong total = new AtomicLong();
     queues.forEachState(s -> total.addAndGet(of.applyAsLong(s)));
     return total.get();
+  }
+
+  @Override
+  public String label() {
+    return "node " + nodeId + ": ";
   }
 
   @Override

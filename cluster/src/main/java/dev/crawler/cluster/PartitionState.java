@@ -83,19 +83,24 @@ public final class PartitionState implements AutoCloseable {
   private boolean closed;
 
   private PartitionState(Path dir, int partition, boolean sync, UrlSeenService seen, Frontier frontier,
-      Optional<PartitionCheckpoint> checkpoint) {
+      Optional<PartitionCheckpoint> checkpoint, CrawlStats counts) {
     this.dir = dir;
     this.partition = partition;
     this.sync = sync;
     this.seen = seen;
     this.frontier = frontier;
-    this.intake = new SeenThenQueued(seen, frontier, new CrawlStats());
+    this.intake = new SeenThenQueued(seen, frontier, counts);
     this.heldBefore = checkpoint.isPresent();
     this.checkpoint = checkpoint.orElse(PartitionCheckpoint.START);
   }
 
   /** Opens (or creates) the state of {@code partition} in {@code dir}. */
   public static PartitionState open(Path dir, int partition, Options options) throws IOException {
+    return open(dir, partition, options, new CrawlStats());
+  }
+
+  /** As {@link #open(Path, int, Options)}, counting the URLs it queues as new into {@code counts} (a node's stats). */
+  public static PartitionState open(Path dir, int partition, Options options, CrawlStats counts) throws IOException {
     checkArgument(partition >= 0 && partition < Partitions.MAX, "partition (%s) must be in [0, %s)", partition,
         Partitions.MAX);
     Files.createDirectories(dir);
@@ -107,7 +112,7 @@ public final class PartitionState implements AutoCloseable {
       log.info("Partition {}: state in {}, {}", partition, dir,
           checkpoint.map(c -> "continuing from URL offset " + c.urls() + ", done offset " + c.done())
               .orElse("new: to be replayed from the first records"));
-      return new PartitionState(dir, partition, options.sync(), seen, frontier, checkpoint);
+      return new PartitionState(dir, partition, options.sync(), seen, frontier, checkpoint, counts);
     } catch (RuntimeException e) {
       try {
         seen.close();

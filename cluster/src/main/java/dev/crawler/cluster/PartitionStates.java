@@ -3,6 +3,7 @@ package dev.crawler.cluster;
 import static com.google.common.base.Preconditions.checkState;
 
 import dev.crawler.intake.AdmittedUrl;
+import dev.crawler.stats.CrawlStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,11 +31,18 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   private final Path nodeDir;
   private final PartitionState.Options options;
   private final PartitionReplay replay;
+  private final CrawlStats counts;
   /** Written by the consumer's thread; read by the node's fetchers. */
   private final Map<Integer, PartitionState> owned = new ConcurrentHashMap<>();
 
   /** @param replay reads the done records of a partition given to this node; closed with it */
   public PartitionStates(Path nodeDir, PartitionState.Options options, PartitionReplay replay) {
+    this(nodeDir, options, replay, new CrawlStats());
+  }
+
+  /** As above, counting the URLs its partitions queue as new into {@code counts} (the node's stats line). */
+  public PartitionStates(Path nodeDir, PartitionState.Options options, PartitionReplay replay, CrawlStats counts) {
+    this.counts = counts;
     this.nodeDir = nodeDir;
     this.options = options;
     this.replay = replay;
@@ -55,7 +63,7 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     checkState(!owned.containsKey(partition), "partition %s assigned twice without a revocation", partition);
     PartitionState state;
     try {
-      state = PartitionState.open(folderOf(partition), partition, options);
+      state = PartitionState.open(folderOf(partition), partition, options, counts);
     } catch (IOException e) {
       throw new UncheckedIOException("the state of partition " + partition + " could not be opened", e);
     }

@@ -51,7 +51,7 @@ class ThreeNodesCrawlTest {
       try (LocalNodes nodes = new LocalNodes(PARTITIONS)) {
         List<CrawlConfig> configs = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
-          CrawlConfig config = NodeConfigs.node(dir.resolve("n" + i), broker.bootstrapServers(), crawl, PARTITIONS,
+          CrawlConfig config = DemoCluster.nodeConfig(dir.resolve("n" + i), broker.bootstrapServers(), crawl, PARTITIONS,
               "n" + i);
           configs.add(config);
           nodes.start(config, CrawlEnvironment.standard().withDns(site.dns()));
@@ -93,8 +93,8 @@ class ThreeNodesCrawlTest {
     try (DemoSite site = DemoSite.start(spec)) {
       long stamp = System.nanoTime();
       try (LocalNodes a = new LocalNodes(2); LocalNodes b = new LocalNodes(2)) {
-        CrawlConfig ca = NodeConfigs.node(dir.resolve("a"), broker.bootstrapServers(), "apart-a-" + stamp, 2, "a");
-        CrawlConfig cb = NodeConfigs.node(dir.resolve("b"), broker.bootstrapServers(), "apart-b-" + stamp, 2, "b");
+        CrawlConfig ca = DemoCluster.nodeConfig(dir.resolve("a"), broker.bootstrapServers(), "apart-a-" + stamp, 2, "a");
+        CrawlConfig cb = DemoCluster.nodeConfig(dir.resolve("b"), broker.bootstrapServers(), "apart-b-" + stamp, 2, "b");
         a.start(ca, CrawlEnvironment.standard().withDns(site.dns()));
         b.start(cb, CrawlEnvironment.standard().withDns(site.dns()));
         a.awaitSettled(Duration.ofSeconds(60));

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * Runs an opened crawl in the foreground: Ctrl-C and SIGTERM stop it cleanly (the JVM's
  * shutdown hook asks it to stop and waits until it is closed), and its end becomes an exit code.
  */
-final class CrawlRun {
+public final class CrawlRun {
   /** Longer than the crawl's own stop grace, so a clean stop is never cut by the JVM. */
   private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(60);
 
@@ -26,7 +26,7 @@ final class CrawlRun {
    *
    * @param configFile the configuration's file, named in the advice to resume; null for none (the demo)
    */
-  static int run(Crawl crawl, PrintWriter out, String configFile) {
+  public static int run(Crawl crawl, PrintWriter out, String configFile) {
     // Counted down once this thread has closed the crawl and said how it ended: the JVM halts
     // when its hooks return, so a hook that returned on the crawl's end alone cut that message.
     CountDownLatch reported = new CountDownLatch(1);

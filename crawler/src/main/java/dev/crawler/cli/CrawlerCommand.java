@@ -5,6 +5,7 @@ import dev.crawler.crawl.CrawlStartException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -42,7 +43,16 @@ public final class CrawlerCommand implements java.util.concurrent.Callable<Integ
 
   /** Runs the command line with the given streams and returns the exit code. */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
+    return run(out, err, List.of(), args);
+  }
+
+  /**
+   * As {@link #run(PrintWriter, PrintWriter, String...)}, with more subcommands: the cluster's
+   * jar adds {@code node} and {@code cluster} to the same command line.
+   */
+  public static int run(PrintWriter out, PrintWriter err, List<Object> moreSubcommands, String... args) {
     CommandLine commandLine = new CommandLine(new CrawlerCommand());
+    moreSubcommands.forEach(commandLine::addSubcommand);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {

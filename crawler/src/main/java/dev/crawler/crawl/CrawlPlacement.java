@@ -39,6 +39,11 @@ public interface CrawlPlacement extends AutoCloseable {
    */
   boolean endsWhenEmpty();
 
+  /** What this crawl's stats lines start with, for several in one log: empty here, the node's name on a node. */
+  default String label() {
+    return "";
+  }
+
   /** Starts taking work from outside, once every part of the crawl is open; {@code scope} learns new seeds. */
   void start(Scope scope);
 

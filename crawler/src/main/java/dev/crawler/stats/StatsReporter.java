@@ -37,6 +37,8 @@ public final class StatsReporter implements AutoCloseable {
   private final Supplier<FrontierStats> frontier;
   private final Supplier<UrlSeenStats> seen;
   private final Path statsJson;
+  /** What each logged line starts with: empty, or the node it is of. */
+  private volatile String label = "";
   private final Duration interval;
   private final InstantSource clock;
   /** Where this run's rates start: the construction's totals, at the time {@link #start} was called. */
@@ -101,6 +103,11 @@ public final class StatsReporter implements AutoCloseable {
     readers.add(Objects.requireNonNull(reader, "reader"));
   }
 
+  /** Starts each stats line and summary line with {@code who} ("node n1: "), for several crawls in one log. */
+  public void labelled(String who) {
+    this.label = Objects.requireNonNull(who, "who");
+  }
+
   /** The stats line now, rates over the time since the last report. Does not count as a report. */
   public String line() {
     synchronized (tickLock) {
@@ -130,7 +137,7 @@ public final class StatsReporter implements AutoCloseable {
     synchronized (tickLock) {
       Sample end = sample();
       write(StatsFile.of(start, previous, end));
-      StatsSummary.lines(start, end).forEach(log::info);
+      StatsSummary.lines(start, end).forEach(line -> log.info("{}{}", label, line));
     }
   }
 
@@ -138,7 +145,7 @@ public final class StatsReporter implements AutoCloseable {
   void report() {
     synchronized (tickLock) {
       Sample now = sample();
-      log.info(StatsLine.format(start, previous, now));
+      log.info("{}{}", label, StatsLine.format(start, previous, now));
       write(StatsFile.of(start, previous, now));
       previous = now;
     }
