@@ -26,7 +26,13 @@ public final class DemoCluster {
   /** A node's configuration: the demo's politeness and scope, a folder and a name of its own, no status page. */
   public static CrawlConfig nodeConfig(Path folder, String bootstrapServers, String crawl, int partitions,
       String nodeId) {
-    String yaml = """
+    return ConfigLoader.parse(nodeYaml(folder, bootstrapServers, crawl, partitions, nodeId), "the demo's node " + nodeId,
+        folder);
+  }
+
+  /** The YAML of {@link #nodeConfig}, for a file. */
+  public static String nodeYaml(Path folder, String bootstrapServers, String crawl, int partitions, String nodeId) {
+    return """
         crawl:
           data-dir: '%s'
           user-agent:
@@ -52,7 +58,6 @@ public final class DemoCluster {
           node-id: %s
         """.formatted(folder.toAbsolutePath().toString().replace("'", "''"), bootstrapServers, crawl, partitions,
         nodeId);
-    return ConfigLoader.parse(yaml, "the demo's node " + nodeId, folder);
   }
 
   /**

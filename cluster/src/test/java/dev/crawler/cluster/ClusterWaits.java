@@ -1,0 +1,38 @@
+package dev.crawler.cluster;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Waits on a crawl's group as the brokers see it, for tests whose nodes are not all in this JVM. */
+final class ClusterWaits {
+  private ClusterWaits() {}
+
+  /** Until {@code nodes} nodes own every partition, each at least one, the same for a second. */
+  static Map<String, List<Integer>> awaitOwners(ClusterTopics topics, String bootstrapServers, int nodes,
+      Duration timeout) throws Exception {
+    Map<String, Object> clients = Map.of("bootstrap.servers", bootstrapServers);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<String, List<Integer>> last = Map.of();
+    long sameSince = System.nanoTime();
+    while (System.nanoTime() < deadline) {
+      ClusterStatus.Crawl status;
+      try {
+        status = ClusterStatus.read(topics, clients, Duration.ofSeconds(10));
+      } catch (java.util.concurrent.ExecutionException e) {
+        Thread.sleep(250);   // the topics are not made yet: the first node makes them as it joins
+        continue;
+      }
+      Map<String, List<Integer>> owners = status.owners();
+      boolean whole = owners.size() == nodes && status.partitions().stream().noneMatch(p -> p.owner().isEmpty());
+      if (!owners.equals(last)) {
+        last = owners;
+        sameSince = System.nanoTime();
+      } else if (whole && System.nanoTime() - sameSince > Duration.ofSeconds(1).toNanos()) {
+        return owners;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the group did not settle on " + nodes + " nodes in " + timeout.toSeconds() + " s: " + last);
+  }
+}
