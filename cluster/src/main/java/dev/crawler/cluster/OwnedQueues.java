@@ -62,6 +62,8 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private final CopyOnWriteArrayList<Owned> leasing = new CopyOnWriteArrayList<>();
   private final Map<Lease, Owned> leases = new ConcurrentHashMap<>();
   private final AtomicInteger turn = new AtomicInteger();
+  /** Leases ended unfetched because another owner had fetched their URL meanwhile. */
+  private final java.util.concurrent.atomic.AtomicLong skippedDoneElsewhere = new java.util.concurrent.atomic.AtomicLong();
   private final Object changed = new Object();
 
   /**
@@ -182,12 +184,20 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       if (o.closed || !o.leasing) {
         return Optional.empty();
       }
-      Optional<Lease> lease = o.state.frontier().next(Duration.ZERO);
-      lease.ifPresent(l -> {
-        o.leasesOut.incrementAndGet();
-        leases.put(l, o);
-      });
-      return lease;
+      while (true) {
+        Optional<Lease> lease = o.state.frontier().next(Duration.ZERO);
+        if (lease.isPresent() && o.state.doneElsewhere(lease.get().url())) {
+          // Fetched by another owner while this node did not own the partition; its done record is on the topic.
+          o.state.frontier().complete(lease.get(), FetchOutcome.SKIPPED);
+          skippedDoneElsewhere.incrementAndGet();
+          continue;
+        }
+        lease.ifPresent(l -> {
+          o.leasesOut.incrementAndGet();
+          leases.put(l, o);
+        });
+        return lease;
+      }
     } finally {
       o.calls.readLock().unlock();
     }
@@ -317,6 +327,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       }
     }
     return new FrontierStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]);
+  }
+
+  /** Leases ended unfetched since the start because another owner had fetched their URL while this node did not own it. */
+  long skippedDoneElsewhere() {
+    return skippedDoneElsewhere.get();
   }
 
   /** The partitions owned now, in no order. */

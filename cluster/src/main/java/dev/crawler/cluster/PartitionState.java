@@ -79,11 +79,13 @@ public final class PartitionState implements AutoCloseable {
   private final Frontier frontier;
   private final SeenThenQueued intake;
   private final boolean heldBefore;
+  private final DoneElsewhere doneElsewhere;
   private PartitionCheckpoint checkpoint;
   private boolean closed;
 
   private PartitionState(Path dir, int partition, boolean sync, UrlSeenService seen, Frontier frontier,
-      Optional<PartitionCheckpoint> checkpoint, CrawlStats counts) {
+      Optional<PartitionCheckpoint> checkpoint, CrawlStats counts, DoneElsewhere doneElsewhere) {
+    this.doneElsewhere = doneElsewhere;
     this.dir = dir;
     this.partition = partition;
     this.sync = sync;
@@ -106,13 +108,14 @@ public final class PartitionState implements AutoCloseable {
     Files.createDirectories(dir);
     Files.deleteIfExists(dir.resolve(PartitionCheckpoint.FILE + ".tmp"));   // a write a kill cut short
     Optional<PartitionCheckpoint> checkpoint = PartitionCheckpoint.read(dir, partition);
+    DoneElsewhere elsewhere = DoneElsewhere.open(dir, options.sync());
     UrlSeenService seen = UrlSeenService.open(options.seen(dir.resolve("seen")));
     try {
       Frontier frontier = Frontier.open(dir.resolve("frontier"), options.frontierOfOnePartition());
       log.info("Partition {}: state in {}, {}", partition, dir,
           checkpoint.map(c -> "continuing from URL offset " + c.urls() + ", done offset " + c.done())
               .orElse("new: to be replayed from the first records"));
-      return new PartitionState(dir, partition, options.sync(), seen, frontier, checkpoint, counts);
+      return new PartitionState(dir, partition, options.sync(), seen, frontier, checkpoint, counts, elsewhere);
     } catch (RuntimeException e) {
       try {
         seen.close();
@@ -156,7 +159,8 @@ public final class PartitionState implements AutoCloseable {
    * Takes the next done records of the partition: their URLs are marked seen, so that a URL
    * record of them read later is not queued (a replay takes the done records first). A done URL
    * already queued here stays queued: the frontier has no removal by URL, so such a URL (one
-   * completed by another node while this one did not own the partition) is fetched again.
+   * completed by another node while this one did not own the partition) is remembered as
+   * {@link #doneElsewhere}, and its lease ended with no fetch.
    *
    * @param nextOffset the offset after the last of them
    */
@@ -169,8 +173,22 @@ public final class PartitionState implements AutoCloseable {
         fingerprints.add(d.fingerprint());
       }
       seen.markSeenAll(fingerprints);
+      if (heldBefore) {
+        // Its frontier may hold these queued: remembered before the checkpoint moves past them.
+        try {
+          doneElsewhere.addAll(fingerprints);
+        } catch (IOException e) {
+          throw new UncheckedIOException("the URLs done elsewhere of partition " + partition + " in " + dir
+              + " could not be written", e);
+        }
+      }
     }
     record(checkpoint.withDone(nextOffset));
+  }
+
+  /** Whether {@code url} was done by another owner while this node did not own the partition: not to be fetched. */
+  public boolean doneElsewhere(String url) {
+    return doneElsewhere.contains(url);
   }
 
   /** The partition's queues, for the node's fetchers. */

@@ -150,7 +150,7 @@ public final class CrawlSetup {
         config.scope().allowPrivateAddresses(), dns);
   }
 
-  static ScopeRules scope(CrawlConfig config) {
+  public static ScopeRules scope(CrawlConfig config) {
     CrawlConfig.Scope s = config.scope();
     ScopeMode mode = switch (s.mode()) {
       case SAME_HOST -> ScopeMode.SAME_HOST;
