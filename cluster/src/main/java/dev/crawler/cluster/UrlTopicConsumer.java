@@ -155,6 +155,29 @@ public final class UrlTopicConsumer implements Runnable {
       if (!replayed.isEmpty()) {
         consumer.seekToBeginning(replayed);
       }
+      logStart(partitions, replayed);
+    }
+
+    /** One line for people: where each new partition starts, and how many records that leaves to read. */
+    private void logStart(Collection<TopicPartition> partitions, List<TopicPartition> replayed) {
+      if (partitions.isEmpty()) {
+        return;
+      }
+      try {
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        StringBuilder line = new StringBuilder();
+        long toRead = 0;
+        for (TopicPartition tp : partitions) {
+          long from = replayed.contains(tp) ? consumer.beginningOffsets(List.of(tp)).get(tp) : consumer.position(tp);
+          long n = Math.max(0, ends.get(tp) - from);
+          toRead += n;
+          line.append(line.isEmpty() ? "" : ", ").append(tp.partition())
+              .append(replayed.contains(tp) ? " replayed whole (" : " from its checkpoint (").append(n).append(")");
+        }
+        log.info("Taking {} partition(s), {} URL record(s) to read: {}", partitions.size(), toRead, line);
+      } catch (RuntimeException e) {
+        log.debug("Where the new partitions start could not be told", e);
+      }
     }
 
     @Override
