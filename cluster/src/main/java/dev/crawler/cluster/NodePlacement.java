@@ -40,11 +40,14 @@ public final class NodePlacement implements CrawlPlacement {
   private static final Logger log = LoggerFactory.getLogger(NodePlacement.class);
   /** How long a partition that leaves waits for its fetches under way: longer than a fetch may take. */
   static final Duration HAND_OVER_BOUND = Duration.ofSeconds(90);
+  /** Links remembered as sent: 8 MB, about a million, more than a site's navigation links. */
+  static final int RECENT_LINKS = 1 << 20;
 
   private final ClusterTopics topics;
   private final Map<String, Object> clients;
   private final String nodeId;
   private final UrlTopicProducer urls;
+  private final RecentLinks recentLinks;
   private final DoneTopicProducer done;
   private final PartitionStates states;
   private final OwnedQueues queues;
@@ -67,6 +70,7 @@ public final class NodePlacement implements CrawlPlacement {
     Files.createDirectories(partitions);
     try {
       this.urls = push(new UrlTopicProducer(topics, clients, "zstd"));
+      this.recentLinks = new RecentLinks(urls, RECENT_LINKS, stats);
       this.done = push(new DoneTopicProducer(topics, clients, "zstd"));
       this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
           stats));
@@ -133,7 +137,7 @@ public final class NodePlacement implements CrawlPlacement {
 
   @Override
   public AdmittedUrls admitted() {
-    return urls;
+    return recentLinks;
   }
 
   @Override
