@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * A crawl's partitions as Kafka sees them ({@code crawler cluster status}): each partition's
@@ -74,13 +75,23 @@ public final class ClusterStatus {
       }
       Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end = admin.listOffsets(ends).all()
           .get(ms, TimeUnit.MILLISECONDS);
-      Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(topics.groupId())
-          .partitionsToOffsetAndMetadata().get(ms, TimeUnit.MILLISECONDS);
-      ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(topics.groupId()))
-          .describedGroups().get(topics.groupId()).get(ms, TimeUnit.MILLISECONDS);
+      Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
+      List<MemberDescription> members = List.of();
+      try {
+        committed = admin.listConsumerGroupOffsets(topics.groupId()).partitionsToOffsetAndMetadata()
+            .get(ms, TimeUnit.MILLISECONDS);
+        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(topics.groupId()))
+            .describedGroups().get(topics.groupId()).get(ms, TimeUnit.MILLISECONDS);
+        members = List.copyOf(group.members());
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+          throw e;
+        }
+        // No node has joined yet: nothing owned, nothing taken.
+      }
       Map<Integer, String> owner = new HashMap<>();
       List<String> nodes = new ArrayList<>();
-      for (MemberDescription m : group.members()) {
+      for (MemberDescription m : members) {
         nodes.add(m.clientId());
         for (TopicPartition tp : m.assignment().topicPartitions()) {
           if (tp.topic().equals(topics.urls())) {
@@ -92,7 +103,7 @@ public final class ClusterStatus {
       for (int p = 0; p < topics.partitions(); p++) {
         TopicPartition urls = new TopicPartition(topics.urls(), p);
         long urlEnd = end.get(urls).offset();
-        OffsetAndMetadata taken = committed.get(urls);
+        OffsetAndMetadata taken = committed == null ? null : committed.get(urls);
         long lag = urlEnd - (taken == null ? 0 : taken.offset());
         partitions.add(new Partition(p, owner.getOrDefault(p, ""), urlEnd, Math.max(0, lag),
             end.get(new TopicPartition(topics.done(), p)).offset()));
