@@ -70,11 +70,13 @@ public final class NodePlacement implements CrawlPlacement {
     Files.createDirectories(partitions);
     try {
       this.urls = push(new UrlTopicProducer(topics, clients, "zstd"));
-      this.recentLinks = new RecentLinks(urls, RECENT_LINKS, stats);
+      PendingLinks pending = new PendingLinks();
+      this.recentLinks = new RecentLinks(urls, pending, RECENT_LINKS, stats);
       this.done = push(new DoneTopicProducer(topics, clients, "zstd"));
       this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
           stats));
-      this.queues = new OwnedQueues(states, done, topics.partitions(), HAND_OVER_BOUND, this::seedsTaken);
+      this.queues = new OwnedQueues(states, done, pending, topics.partitions(), HAND_OVER_BOUND,
+          this::seedsTaken);
       this.consumer = new UrlTopicConsumer(topics, clients, nodeId, queues);
     } catch (RuntimeException e) {
       closeOpened(e);

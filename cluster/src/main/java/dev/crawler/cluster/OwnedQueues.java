@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
 
   private final PartitionStates states;
   private final DoneTopicProducer done;
+  private final PendingLinks pending;
   private final int partitions;
   private final Duration handOverBound;
   private final Consumer<List<AdmittedUrl>> taken;
@@ -70,8 +72,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
    * @param taken told of each batch of URLs a partition took (for the scope to learn seeds)
    * @param handOverBound the longest a revoked partition waits for its fetches under way
    */
-  OwnedQueues(PartitionStates states, DoneTopicProducer done, int partitions, Duration handOverBound,
-      Consumer<List<AdmittedUrl>> taken) {
+  OwnedQueues(PartitionStates states, DoneTopicProducer done, PendingLinks pending, int partitions,
+      Duration handOverBound, Consumer<List<AdmittedUrl>> taken) {
+    this.pending = pending;
     this.states = states;
     this.done = done;
     this.partitions = partitions;
@@ -203,8 +206,33 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     }
   }
 
+  /**
+   * Ends a lease once the links its visit sent are on the topic: at once if they are (or there
+   * were none), else on a thread of its own when the broker acknowledges them, so the worker
+   * goes on. Links the broker refused put the URL back in its queue (DEFERRED): it is fetched
+   * again, and its links sent again.
+   */
   @Override
   public void complete(Lease lease, FetchOutcome outcome) {
+    CompletableFuture<Void> links = pending.drain();
+    if (links == null || (links.isDone() && !links.isCompletedExceptionally())) {
+      completeNow(lease, outcome);
+      return;
+    }
+    links.whenComplete((ok, failed) -> Thread.ofVirtual().start(() -> {
+      try {
+        if (failed != null) {
+          log.warn("The links of {} could not be sent ({}): it is fetched again", lease.url(), failed.getMessage());
+        }
+        completeNow(lease, failed == null ? outcome : FetchOutcome.DEFERRED);
+      } catch (RuntimeException e) {
+        log.warn("The lease of {} could not be ended: {}; it is handed out again when its partition is reopened",
+            lease.url(), e.toString());
+      }
+    }));
+  }
+
+  private void completeNow(Lease lease, FetchOutcome outcome) {
     Owned o = leases.remove(lease);
     if (o == null) {
       log.debug("The lease of {} ended after its partition was handed over: dropped", lease.url());

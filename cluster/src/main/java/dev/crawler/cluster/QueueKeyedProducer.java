@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -67,6 +69,29 @@ final class QueueKeyedProducer implements AutoCloseable {
         throw new IllegalStateException("the batch could not be written to " + topic, e.getCause());
       }
     }
+  }
+
+  /**
+   * Sends one record an item to {@code topic} without waiting: the future ends once the broker
+   * has them all, or with the first failure.
+   */
+  <T> CompletableFuture<Void> sendAllAsync(String topic, List<T> items, Function<T, String> queueKey,
+      Function<T, byte[]> value) {
+    CompletableFuture<Void> all = new CompletableFuture<>();
+    AtomicInteger left = new AtomicInteger(items.size());
+    if (items.isEmpty()) {
+      all.complete(null);
+    }
+    for (T item : items) {
+      producer.send(new ProducerRecord<>(topic, queueKey.apply(item), value.apply(item)), (metadata, e) -> {
+        if (e != null) {
+          all.completeExceptionally(e);
+        } else if (left.decrementAndGet() == 0) {
+          all.complete(null);
+        }
+      });
+    }
+    return all;
   }
 
   /**

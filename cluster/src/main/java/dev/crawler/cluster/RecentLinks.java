@@ -8,24 +8,29 @@ import dev.crawler.stats.CrawlStats;
 import dev.crawler.stats.LinkVerdict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Drops, before they are sent, the links this node sent recently: most links of a page are its
  * site's navigation, which every page repeats, and each one sent costs a record on the URL topic
  * for ever and a URL-seen check at its owner. A URL is remembered once the broker has it, so a
- * link dropped here is always on the topic already. URL-seen's own memory of recent fingerprints
+ * link dropped here is always on the topic already. The sends are not waited for here: the
+ * visit's completion waits for them ({@link PendingLinks}), so a worker goes on meanwhile. URL-seen's own memory of recent fingerprints
  * (direct-mapped, lossy: an old link may be sent again, never a new one dropped, but for a
  * 2^-64 chance of two fingerprints' halves meeting). Dropped links count as duplicates.
  */
 final class RecentLinks implements AdmittedUrls {
-  private final AdmittedUrls next;
+  private final UrlTopicProducer next;
+  private final PendingLinks pending;
   private final RecentFingerprints sent;
   private final CrawlStats stats;
   private final AtomicLong dropped = new AtomicLong();
 
-  RecentLinks(AdmittedUrls next, int capacity, CrawlStats stats) {
+  /** @param pending where each visit's sends are left for its completion to wait on */
+  RecentLinks(UrlTopicProducer next, PendingLinks pending, int capacity, CrawlStats stats) {
     this.next = next;
+    this.pending = pending;
     this.sent = new RecentFingerprints(capacity);
     this.stats = stats;
   }
@@ -49,9 +54,10 @@ final class RecentLinks implements AdmittedUrls {
     if (fresh.isEmpty()) {
       return 0;
     }
-    int taken = next.take(fresh);
-    prints.forEach(sent::add);   // only once the broker has them
-    return taken;
+    CompletableFuture<Void> send = next.send(fresh);
+    send.thenRun(() -> prints.forEach(sent::add));   // only once the broker has them
+    pending.track(send);
+    return fresh.size();
   }
 
   /** Links dropped since the start as sent recently. */

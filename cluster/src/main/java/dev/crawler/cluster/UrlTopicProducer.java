@@ -4,6 +4,7 @@ import dev.crawler.intake.AdmittedUrl;
 import dev.crawler.intake.AdmittedUrls;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The cluster's end of the intake: sends each admitted URL to the crawl's URL topic, keyed by
@@ -36,6 +37,11 @@ public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
     }
     producer.sendAll(producer.topics().urls(), urls, AdmittedUrl::queueKey, UrlRecord::encode);
     return urls.size();
+  }
+
+  /** Sends the URLs without waiting; the future ends once the broker has them all. */
+  public CompletableFuture<Void> send(List<AdmittedUrl> urls) {
+    return producer.sendAllAsync(producer.topics().urls(), urls, AdmittedUrl::queueKey, UrlRecord::encode);
   }
 
   /** The producer's metrics, for the bytes and records a page costs. */
