@@ -37,6 +37,11 @@ final class DoneElsewhere {
     DoneElsewhere d = new DoneElsewhere(dir.resolve(FILE), sync);
     if (Files.exists(d.file)) {
       byte[] all = Files.readAllBytes(d.file);
+      if (all.length % RECORD != 0) {
+        try (FileChannel f = FileChannel.open(d.file, StandardOpenOption.WRITE)) {
+          f.truncate(all.length - all.length % RECORD);   // cut by a kill: the next append starts on a record
+        }
+      }
       for (int i = 0; i + RECORD <= all.length; i += RECORD) {
         byte[] one = new byte[RECORD];
         System.arraycopy(all, i, one, 0, RECORD);

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
@@ -172,19 +173,20 @@ public final class NodePlacement implements CrawlPlacement {
   }
 
   @Override
-  public void start(Scope crawlScope) {
+  public void start(Scope crawlScope, Consumer<RuntimeException> failure) {
     scope.set(crawlScope);
     ClusterSeeds.ensureTopics(topics, clients);
     seeds = new SeedTopic.Reader(topics, clients, this::addSeed);
     long read = seeds.readToEnd();
-    seedThread = Thread.ofPlatform().name("seeds-" + nodeId).daemon().start(seeds::follow);
+    seedThread = seeds.followOn("seeds-" + nodeId);
     consumerThread = Thread.ofPlatform().name("partitions-" + nodeId).start(() -> {
       try {
         consumer.run();
       } catch (RuntimeException | Error e) {
         consumerFailure = e;
-        log.error("Node {} can no longer take its partitions' URLs: {}; stop it and start it again", nodeId,
+        log.error("Node {} can no longer take its partitions' URLs: {}; it stops, start it again", nodeId,
             e.toString(), e);
+        failure.accept(new IllegalStateException("the node's partitions can no longer be taken: " + e, e));
       }
     });
     log.info("Node {} joins crawl {} ({} partitions, topics {}, {} and {}) with {} seed(s) known", nodeId,
@@ -241,6 +243,7 @@ public final class NodePlacement implements CrawlPlacement {
   /** Leaves the group (its partitions are handed over), then closes the states and the producers. */
   @Override
   public void close() throws IOException {
+    queues.workersEnded();   // the crawl's workers are joined before its placement closes
     if (consumerThread != null) {
       consumer.stop();
       try {

@@ -67,6 +67,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** Leases ended unfetched because another owner had fetched their URL meanwhile. */
   private final java.util.concurrent.atomic.AtomicLong skippedDoneElsewhere = new java.util.concurrent.atomic.AtomicLong();
   private final Object changed = new Object();
+  private volatile boolean workersEnded;
 
   /**
    * @param taken told of each batch of URLs a partition took (for the scope to learn seeds)
@@ -103,16 +104,40 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
 
   @Override
   public void revoked(int partition) {
-    handOver(partition, true);
+    revokedAll(List.of(partition));
+  }
+
+  /** Every partition stops leasing first, then each is handed over; all within one bound. */
+  @Override
+  public void revokedAll(java.util.Collection<Integer> partitions) {
+    for (int p : partitions) {
+      Owned o = owned.get(p);
+      if (o != null) {
+        o.leasing = false;
+        leasing.remove(o);
+      }
+    }
+    long deadline = System.nanoTime() + handOverBound.toNanos();
+    for (int p : partitions) {
+      handOver(p, true, deadline);
+    }
+  }
+
+  /**
+   * The workers have ended: a lease still out now was left open by a stop (the visit was cut
+   * short), and comes back when its partition is next opened. A hand-over no longer waits for it.
+   */
+  void workersEnded() {
+    workersEnded = true;
   }
 
   /** Another node may own it already: no waiting for the fetches under way, whose completions are dropped. */
   @Override
   public void lost(int partition) {
-    handOver(partition, false);
+    handOver(partition, false, System.nanoTime());
   }
 
-  private void handOver(int partition, boolean waitForFetches) {
+  private void handOver(int partition, boolean waitForFetches, long deadline) {
     Owned o = owned.get(partition);
     if (o == null) {
       return;
@@ -121,8 +146,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     leasing.remove(o);
     long started = System.nanoTime();
     int out = o.leasesOut.get();
-    if (waitForFetches) {
-      long deadline = started + handOverBound.toNanos();
+    if (waitForFetches && !workersEnded) {
       synchronized (o) {
         while (o.leasesOut.get() > 0 && System.nanoTime() < deadline) {
           try {
@@ -226,37 +250,42 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         }
         completeNow(lease, failed == null ? outcome : FetchOutcome.DEFERRED);
       } catch (RuntimeException e) {
-        log.warn("The lease of {} could not be ended: {}; it is handed out again when its partition is reopened",
-            lease.url(), e.toString());
+        try {
+          completeNow(lease, FetchOutcome.FAILED);   // a lease left open would hold its host for ever
+        } catch (RuntimeException again) {
+          log.warn("The lease of {} could not be ended: {}; it is handed out again when its partition is reopened",
+              lease.url(), e.toString());
+        }
       }
     }));
   }
 
+  /** Ends the lease here; one that fails stays known, so the caller may end it again (as FAILED). */
   private void completeNow(Lease lease, FetchOutcome outcome) {
-    Owned o = leases.remove(lease);
+    Owned o = leases.get(lease);
     if (o == null) {
       log.debug("The lease of {} ended after its partition was handed over: dropped", lease.url());
       return;
     }
+    boolean ended = false;
+    o.calls.readLock().lock();
     try {
-      o.calls.readLock().lock();
-      try {
-        if (o.closed) {
-          return;
-        }
+      if (!o.closed) {
         if (ends(outcome)) {
           done.send(DoneRecord.of(lease.hostKey(), lease.url(), outcome.kind()));
         }
         o.state.frontier().complete(lease, outcome);
-      } finally {
-        o.calls.readLock().unlock();
       }
+      ended = true;
     } finally {
-      o.leasesOut.decrementAndGet();
-      synchronized (o) {
-        o.notifyAll();
+      o.calls.readLock().unlock();
+      if (ended && leases.remove(lease, o)) {
+        o.leasesOut.decrementAndGet();
+        synchronized (o) {
+          o.notifyAll();
+        }
+        wakeWorkers();
       }
-      wakeWorkers();
     }
   }
 
@@ -288,7 +317,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     while (true) {
       Owned o = leases.get(lease);
       if (o == null) {
-        return;   // handed over past the bound: the request is left to the caller, and counted fetched again
+        // Handed over past the bound or lost: this node no longer knows the queue's turns, so
+        // the request keeps at least the host's delay; its URL is fetched again by the next owner.
+        Thread.sleep(lease.hostDelay());
+        return;
       }
       long wait;
       o.calls.readLock().lock();

@@ -34,6 +34,11 @@ public interface PartitionOwner {
    */
   void revoked(int partition);
 
+  /** Several partitions leave at once: by default one after the other. */
+  default void revokedAll(java.util.Collection<Integer> partitions) {
+    partitions.forEach(this::revoked);
+  }
+
   /**
    * The group took {@code partition} without waiting for this node (its session expired): another
    * node may own it already. Stop at once; nothing of it may be committed.

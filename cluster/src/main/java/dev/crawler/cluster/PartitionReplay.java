@@ -65,12 +65,24 @@ public final class PartitionReplay implements AutoCloseable {
 
   /** The done records after the state's checkpoint; returns how many. */
   public long catchUpDone(PartitionState state) {
+    return catchUpDone(state, state.heldBefore());
+  }
+
+  /**
+   * The done records after the state's checkpoint, before it leaves: its own, which its
+   * frontier has ended, so a later return does not take them for another owner's.
+   */
+  public long catchUpOwnDone(PartitionState state) {
+    return catchUpDone(state, false);
+  }
+
+  private long catchUpDone(PartitionState state, boolean doneElsewhere) {
     return read(new TopicPartition(topics.done(), state.partition()), state.checkpoint().done(), (records, next) -> {
       List<DoneRecord> done = new ArrayList<>(records.size());
       for (ConsumerRecord<String, byte[]> r : records) {
         done.add(DoneRecord.decode(r));
       }
-      state.takeDone(done, next);
+      state.takeDone(done, next, doneElsewhere);
       return 0;
     })[0];
   }

@@ -165,6 +165,14 @@ public final class PartitionState implements AutoCloseable {
    * @param nextOffset the offset after the last of them
    */
   public void takeDone(List<DoneRecord> done, long nextOffset) {
+    takeDone(done, nextOffset, heldBefore);
+  }
+
+  /**
+   * As {@link #takeDone(List, long)}; {@code fromElsewhere} false for this node's own
+   * completions, read back before the partition leaves, which its frontier has already ended.
+   */
+  public void takeDone(List<DoneRecord> done, long nextOffset, boolean fromElsewhere) {
     checkOpen();
     checkNotBehind("done", nextOffset, checkpoint.done());
     if (!done.isEmpty()) {
@@ -173,7 +181,7 @@ public final class PartitionState implements AutoCloseable {
         fingerprints.add(d.fingerprint());
       }
       seen.markSeenAll(fingerprints);
-      if (heldBefore) {
+      if (fromElsewhere) {
         // Its frontier may hold these queued: remembered before the checkpoint moves past them.
         try {
           doneElsewhere.addAll(fingerprints);

@@ -84,8 +84,18 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     state.takeUrls(urls, nextOffset);
   }
 
+  /** Reads its own done records back first (flushed by then), so its checkpoint is at the done topic's end. */
   @Override
   public void revoked(int partition) {
+    PartitionState state = owned.get(partition);
+    if (state != null) {
+      try {
+        replay.catchUpOwnDone(state);
+      } catch (RuntimeException e) {
+        // Its next return reads them then, and keeps them as done elsewhere: a few bytes each.
+        log.warn("Partition {}: its done records could not be read back before it left: {}", partition, e.toString());
+      }
+    }
     release(partition);
   }
 

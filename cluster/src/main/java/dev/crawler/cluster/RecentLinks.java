@@ -54,7 +54,12 @@ final class RecentLinks implements AdmittedUrls {
     if (fresh.isEmpty()) {
       return 0;
     }
-    CompletableFuture<Void> send = next.send(fresh);
+    CompletableFuture<Void> send;
+    try {
+      send = next.send(fresh);
+    } catch (RuntimeException e) {
+      send = CompletableFuture.failedFuture(e);   // the visit's completion puts its URL back
+    }
     send.thenRun(() -> prints.forEach(sent::add));   // only once the broker has them
     pending.track(send);
     return fresh.size();

@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * goes to its partition's owner like any URL; this topic only tells every node what is in scope.
  */
 public final class SeedTopic {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SeedTopic.class);
   private static final Duration POLL = Duration.ofMillis(500);
 
   private SeedTopic() {}
@@ -60,6 +61,7 @@ public final class SeedTopic {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Consumer<String> seed;
     private volatile boolean closed;
+    private volatile boolean following;
 
     Reader(ClusterTopics topics, Map<String, Object> clientConfig, Consumer<String> seed) {
       this.tp = new TopicPartition(topics.seeds(), 0);
@@ -83,7 +85,20 @@ public final class SeedTopic {
     }
 
     /** Reads on until closed; for a thread of its own. */
-    void follow() {
+    /** Reads on, on a daemon thread of this name, until closed. */
+    Thread followOn(String threadName) {
+      following = true;
+      return Thread.ofPlatform().name(threadName).daemon().start(() -> {
+        try {
+          follow();
+        } catch (RuntimeException e) {
+          log.warn("The seeds of {} can no longer be read ({}): seeds added from now on are not in this node's "
+              + "scope until it restarts", tp.topic(), e.toString());
+        }
+      });
+    }
+
+    private void follow() {
       try {
         while (!closed) {
           take();
@@ -108,7 +123,11 @@ public final class SeedTopic {
     @Override
     public void close() {
       closed = true;
-      consumer.wakeup();
+      if (following) {
+        consumer.wakeup();   // follow() closes it
+      } else {
+        consumer.close();
+      }
     }
   }
 }

@@ -183,9 +183,7 @@ public final class UrlTopicConsumer implements Runnable {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
       // Every record polled so far was taken and committed before this poll: nothing is pending.
-      for (TopicPartition tp : partitions) {
-        owner.revoked(tp.partition());
-      }
+      owner.revokedAll(partitions.stream().map(TopicPartition::partition).toList());
     }
 
     @Override

@@ -55,7 +55,9 @@ class PartitionMovesTest {
     Node(String id, CrawlConfig config, Path folder) throws Exception {
       this.id = id;
       this.placement = NodePlacement.open(config, folder, new CrawlStats());
-      placement.start(new Scope(CrawlSetup.scope(config)));
+      placement.start(new Scope(CrawlSetup.scope(config)), e -> {
+        throw e;
+      });
       for (int i = 0; i < WORKERS; i++) {
         workers.add(Thread.ofVirtual().start(this::work));
       }

@@ -76,7 +76,7 @@ public final class Crawl implements AutoCloseable {
   public StopReason run() throws InterruptedException {
     try {
       parts.reporter.start();
-      parts.placement.start(parts.scope);
+      parts.placement.start(parts.scope, this::fail);
       int workers = parts.workers;
       List<Thread> threads = new ArrayList<>(workers);
       for (int i = 0; i < workers; i++) {

@@ -8,6 +8,7 @@ import dev.crawler.stats.CrawlStats;
 import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Where a crawl's URLs are checked, queued and leased from. On one machine, its own URL-seen
@@ -44,8 +45,11 @@ public interface CrawlPlacement extends AutoCloseable {
     return "";
   }
 
-  /** Starts taking work from outside, once every part of the crawl is open; {@code scope} learns new seeds. */
-  void start(Scope scope);
+  /**
+   * Starts taking work from outside, once every part of the crawl is open; {@code scope} learns
+   * new seeds, and {@code failure} stops the crawl on an error the placement cannot go on from.
+   */
+  void start(Scope scope, Consumer<RuntimeException> failure);
 
   @Override
   void close() throws IOException;

@@ -12,6 +12,7 @@ import dev.crawler.stats.CrawlStats;
 import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /** A crawl on one machine: its URL-seen service and its frontier, in the crawl folder. */
 final class LocalPlacement implements CrawlPlacement {
@@ -75,7 +76,7 @@ final class LocalPlacement implements CrawlPlacement {
   }
 
   @Override
-  public void start(Scope scope) {
+  public void start(Scope scope, Consumer<RuntimeException> failure) {
     // The seeds were queued when the crawl was made: nothing comes from outside.
   }
 
