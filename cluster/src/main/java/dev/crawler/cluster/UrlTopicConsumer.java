@@ -130,12 +130,16 @@ public final class UrlTopicConsumer implements Runnable {
 
   private long currentLag() {
     long sum = 0;
-    for (TopicPartition tp : consumer.assignment()) {
-      var of = consumer.currentLag(tp);
-      if (of.isEmpty()) {
-        return -1;
+    try {
+      for (TopicPartition tp : consumer.assignment()) {
+        var of = consumer.currentLag(tp);
+        if (of.isEmpty()) {
+          return -1;
+        }
+        sum += of.getAsLong();
       }
-      sum += of.getAsLong();
+    } catch (IllegalStateException e) {
+      return -1;   // the assignment moved on between the two calls (the consumer reconciles it in the background)
     }
     return sum;
   }
