@@ -114,9 +114,23 @@ public final class DemoCluster {
       }
       Duration delay = host.crawlDelay();
       if (delay != null && requests.size() >= 2 && log.minGap(host.name()).compareTo(delay) < 0) {
-        delayBroken.add(host.name());
+        delayBroken.add(host.name() + " (" + shortestRest(requests) + ")");
       }
     }
     return new Check(expected.size(), missed, twice, unexpected, crowded, delayBroken);
+  }
+
+  /** The two requests with the shortest rest between them, in order of start. */
+  private static String shortestRest(List<RequestLog.Request> requests) {
+    String pair = "";
+    long min = Long.MAX_VALUE;
+    for (int i = 1; i < requests.size(); i++) {
+      long rest = requests.get(i).startNanos() - requests.get(i - 1).endNanos();
+      if (rest < min) {
+        min = rest;
+        pair = requests.get(i - 1).target() + " then " + requests.get(i).target() + ", " + rest / 1_000_000 + " ms apart";
+      }
+    }
+    return pair;
   }
 }

@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
 final class OwnedQueues implements HostQueues, PartitionOwner {
   private static final Logger log = LoggerFactory.getLogger(OwnedQueues.class);
   /** How long a worker sleeps when no owned queue is ready: a host's delay passing wakes nobody. */
+  /** How long a lost partition waits for its fetches under way: the group is moving on without it. */
+  private static final Duration LOST_BOUND = Duration.ofSeconds(10);
   private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   /** One owned partition: its state, whether it still hands out leases, and its leases out. */
@@ -46,6 +48,8 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     /** Set under the write lock once the state is closed: every later call of it is dropped. */
     boolean closed;
     final AtomicInteger leasesOut = new AtomicInteger();
+    /** Leases whose visit ended and whose completion waits for the broker to have its links. */
+    final AtomicInteger completing = new AtomicInteger();
     /** Calls into the state's frontier hold it shared; closing holds it alone. */
     final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
 
@@ -131,10 +135,19 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     workersEnded = true;
   }
 
-  /** Another node may own it already: no waiting for the fetches under way, whose completions are dropped. */
+  /**
+   * Another node may own it already. Its fetches under way are still waited for, a short while:
+   * this node rejoins the group only after, so a node that lost its partitions (a restarted
+   * broker fences every member) does not get them back while its old fetches still run.
+   */
   @Override
   public void lost(int partition) {
-    handOver(partition, false, System.nanoTime());
+    Owned o = owned.get(partition);
+    if (o != null) {
+      o.leasing = false;
+      leasing.remove(o);
+    }
+    handOver(partition, true, System.nanoTime() + LOST_BOUND.toNanos());
   }
 
   private void handOver(int partition, boolean waitForFetches, long deadline) {
@@ -146,9 +159,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     leasing.remove(o);
     long started = System.nanoTime();
     int out = o.leasesOut.get();
-    if (waitForFetches && !workersEnded) {
+    if (waitForFetches) {
       synchronized (o) {
-        while (o.leasesOut.get() > 0 && System.nanoTime() < deadline) {
+        // Once the workers have ended, only the completions under way are waited for: the other
+        // leases still out were left open by the stop.
+        while ((workersEnded ? o.completing.get() : o.leasesOut.get()) > 0 && System.nanoTime() < deadline) {
           try {
             o.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
           } catch (InterruptedException e) {
@@ -170,7 +185,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     }
     int left = o.leasesOut.get();
     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    if (left > 0) {
+    if (left > 0 && workersEnded) {
+      log.info("Partition {} handed over with {} lease(s) its stop left open: their URLs come back to its next owner",
+          partition, left);
+    } else if (left > 0) {
       log.warn("Partition {} handed over with {} fetch(es) still under way after {} ms: their URLs are fetched again "
           + "by its next owner", partition, left, ms);
     } else if (out > 0) {
@@ -243,6 +261,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       completeNow(lease, outcome);
       return;
     }
+    Owned of = leases.get(lease);
+    if (of != null) {
+      of.completing.incrementAndGet();
+    }
     links.whenComplete((ok, failed) -> Thread.ofVirtual().start(() -> {
       try {
         if (failed != null) {
@@ -255,6 +277,13 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         } catch (RuntimeException again) {
           log.warn("The lease of {} could not be ended: {}; it is handed out again when its partition is reopened",
               lease.url(), e.toString());
+        }
+      } finally {
+        if (of != null) {
+          of.completing.decrementAndGet();
+          synchronized (of) {
+            of.notifyAll();
+          }
         }
       }
     }));

@@ -9,6 +9,7 @@ import dev.crawler.frontier.HostQueues;
  * waits the host's delay after the one before, which has just ended.
  */
 final class RequestTurns {
+  private static final java.time.Duration CLOCK_TICK = java.time.Duration.ofMillis(1);
   private final HostQueues frontier;
 
   RequestTurns(HostQueues frontier) {
@@ -26,6 +27,11 @@ final class RequestTurns {
         Thread.sleep(visit.lease().hostDelay());
       }
       frontier.startRequest(visit.lease());
+      if (!visit.lease().hostDelay().isZero()) {
+        // The frontier reads whole milliseconds: a lease handed out as the delay ran out may come
+        // up to one before it, counted from the true end of the host's last request.
+        Thread.sleep(CLOCK_TICK);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
