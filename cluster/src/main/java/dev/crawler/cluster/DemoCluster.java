@@ -120,8 +120,8 @@ public final class DemoCluster {
     return new Check(expected.size(), missed, twice, unexpected, crowded, delayBroken);
   }
 
-  /** The two requests with the shortest rest between them, in order of start. */
-  private static String shortestRest(List<RequestLog.Request> requests) {
+  /** The two requests with the shortest rest between them, in order of start, for a message. */
+  static String shortestRest(List<RequestLog.Request> requests) {
     String pair = "";
     long min = Long.MAX_VALUE;
     for (int i = 1; i < requests.size(); i++) {

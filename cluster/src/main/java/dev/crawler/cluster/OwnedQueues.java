@@ -395,26 +395,16 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   @Override
   public FrontierStats stats() {
     long[] sums = new long[7];
-    for (Owned o : owned.values()) {
-      if (!o.calls.readLock().tryLock()) {
-        continue;
-      }
-      try {
-        if (o.closed) {
-          continue;
-        }
-        FrontierStats f = o.state.frontier().stats();
-        sums[0] += f.queuedUrls();
-        sums[1] += f.hosts();
-        sums[2] += f.readyHosts();
-        sums[3] += f.leasedUrls();
-        sums[4] += f.fetched();
-        sums[5] += f.retried();
-        sums[6] += f.failed();
-      } finally {
-        o.calls.readLock().unlock();
-      }
-    }
+    forEachState(state -> {
+      FrontierStats f = state.frontier().stats();
+      sums[0] += f.queuedUrls();
+      sums[1] += f.hosts();
+      sums[2] += f.readyHosts();
+      sums[3] += f.leasedUrls();
+      sums[4] += f.fetched();
+      sums[5] += f.retried();
+      sums[6] += f.failed();
+    });
     return new FrontierStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]);
   }
 

@@ -14,9 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,22 +72,16 @@ class BrokerRestartTest {
         broker.close();
       }
       RequestLog log = site.requests();
-      Map<String, Long> fetched = log.countsByUrl();
-      Set<String> missed = new TreeSet<>(expected);
-      missed.removeAll(fetched.keySet());
-      Set<String> twice = new TreeSet<>();
-      fetched.forEach((u, n) -> {
-        if (n > 1 && !u.endsWith("/robots.txt")) {
-          twice.add(u);
-        }
-      });
+      CrawledOnce crawled = CrawledOnce.of(log, expected);
+      Set<String> missed = crawled.missed();
+      Set<String> twice = crawled.twice().keySet();
       assertThat(atKill).as("requests before the broker's kill").isLessThan(expected.size());
       assertThat(missed).as("pages never requested").isEmpty();
       assertThat(twice.size()).as("pages requested twice: " + twice).isLessThanOrEqualTo(BOUND);
       for (DemoHost h : hosts) {
         assertThat(log.maxConcurrent(h.name())).as("requests at once to " + h.name()).isLessThanOrEqualTo(1);
       }
-      assertThat(log.minGap("slow.example.com")).as(ClusterWaits.shortestRest(log, "slow.example.com"))
+      assertThat(log.minGap("slow.example.com")).as(CrawledOnce.shortestRest(log, "slow.example.com"))
           .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
       System.out.printf("broker restart test: %d of %d requests before the kill, %d pages twice (bound %d)%n", atKill,
           log.size(), twice.size(), BOUND);

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -81,15 +80,9 @@ class ClusterRestartTest {
         }
       }
       RequestLog log = site.requests();
-      Map<String, Long> fetched = log.countsByUrl();
-      Set<String> missed = new TreeSet<>(expected);
-      missed.removeAll(fetched.keySet());
-      Set<String> twice = new TreeSet<>();
-      fetched.forEach((u, n) -> {
-        if (n > 1 && !u.endsWith("/robots.txt")) {
-          twice.add(u);
-        }
-      });
+      CrawledOnce crawled = CrawledOnce.of(log, expected);
+      Set<String> missed = crawled.missed();
+      Set<String> twice = crawled.twice().keySet();
       assertThat(missed).as("pages never requested").isEmpty();
       assertThat(twice.size()).as("pages requested twice: " + twice).isLessThanOrEqualTo(BOUND);
       for (DemoHost h : hosts) {

@@ -35,20 +35,4 @@ final class ClusterWaits {
     }
     throw new AssertionError("the group did not settle on " + nodes + " nodes in " + timeout.toSeconds() + " s: " + last);
   }
-
-  /** The two requests to {@code host} with the shortest rest between them, for a failure's message. */
-  static String shortestRest(dev.crawler.demo.RequestLog log, String host) {
-    List<dev.crawler.demo.RequestLog.Request> list = log.forHost(host);
-    String pair = "";
-    long min = Long.MAX_VALUE;
-    for (int i = 1; i < list.size(); i++) {
-      long rest = list.get(i).startNanos() - list.get(i - 1).endNanos();
-      if (rest < min) {
-        min = rest;
-        pair = list.get(i - 1).target() + " (" + list.get(i - 1).status() + ", " + list.get(i - 1).duration().toMillis()
-            + " ms) then " + list.get(i).target() + ", " + rest / 1000 + " us apart";
-      }
-    }
-    return pair;
-  }
 }

@@ -17,9 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,15 +72,9 @@ class NodeJoinTest {
       }
       RequestLog log = site.requests();
       Set<String> expected = site.expectedFetches(h -> h.endsWith(".example.com"));
-      Map<String, Long> fetched = log.countsByUrl();
-      Set<String> missed = new TreeSet<>(expected);
-      missed.removeAll(fetched.keySet());
-      Set<String> twice = new TreeSet<>();
-      fetched.forEach((u, n) -> {
-        if (n > 1 && !u.endsWith("/robots.txt")) {
-          twice.add(u);
-        }
-      });
+      CrawledOnce crawled = CrawledOnce.of(log, expected);
+      Set<String> missed = crawled.missed();
+      Set<String> twice = crawled.twice().keySet();
       assertThat(missed).as("pages never requested").isEmpty();
       assertThat(twice).as("pages requested twice").isEmpty();
       for (DemoHost h : hosts) {

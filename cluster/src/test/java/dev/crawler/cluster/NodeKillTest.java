@@ -85,14 +85,11 @@ class NodeKillTest {
       }
       RequestLog log = site.requests();
       Set<String> expected = site.expectedFetches(h -> h.endsWith(".example.com"));
-      Map<String, Long> fetched = log.countsByUrl();
-      Set<String> missed = new TreeSet<>(expected);
-      missed.removeAll(fetched.keySet());
-      Set<String> unexpected = new TreeSet<>(fetched.keySet());
+      CrawledOnce crawled = CrawledOnce.of(log, expected);
+      Set<String> missed = crawled.missed();
+      Set<String> unexpected = new TreeSet<>(log.countsByUrl().keySet());
       unexpected.removeAll(expected);
-      Map<String, Long> twice = fetched.entrySet().stream()
-          .filter(e -> e.getValue() > 1 && !e.getKey().endsWith("/robots.txt"))
-          .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+      Map<String, Long> twice = crawled.twice();
       assertThat(missed).as("pages never requested").isEmpty();
       assertThat(unexpected).as("requests a correct crawl does not make").isEmpty();
       assertThat(twice.values()).as("no page requested three times").allMatch(n -> n == 2);
@@ -102,7 +99,7 @@ class NodeKillTest {
       for (DemoHost h : hosts) {
         assertThat(log.maxConcurrent(h.name())).as("requests at once to " + h.name()).isLessThanOrEqualTo(1);
       }
-      assertThat(log.minGap("slow.example.com")).as(ClusterWaits.shortestRest(log, "slow.example.com"))
+      assertThat(log.minGap("slow.example.com")).as(CrawledOnce.shortestRest(log, "slow.example.com"))
           .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
       System.out.printf("kill test: %d requests of the dead node's hosts at the kill, %d pages requested twice "
           + "(bound %d), owners before %s%n", deadRequestsAtKill, twice.size(), BOUND, owners);

@@ -6,9 +6,7 @@ import dev.crawler.cli.VersionProvider;
 import dev.crawler.cluster.ClusterStatus;
 import dev.crawler.cluster.ClusterTopics;
 import dev.crawler.cluster.NodePlacement;
-import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
-import dev.crawler.crawl.CrawlStartException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -33,10 +31,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    CrawlConfig crawl = ConfigLoader.load(config);
-    if (!crawl.cluster().enabled()) {
-      throw new CrawlStartException(config + " has no cluster section (cluster.bootstrap-servers, cluster.name)");
-    }
+    CrawlConfig crawl = ClusterConfig.load(config);
     ClusterTopics topics = new ClusterTopics(crawl.cluster().name(), crawl.cluster().partitions());
     try {
       ClusterStatus.Crawl status = ClusterStatus.read(topics, NodePlacement.clientConfig(crawl), Duration.ofSeconds(30));

@@ -3,10 +3,8 @@ package dev.crawler.cluster.cli;
 import dev.crawler.cli.CrawlRun;
 import dev.crawler.cli.VersionProvider;
 import dev.crawler.cluster.ClusterNode;
-import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.crawl.CrawlEnvironment;
-import dev.crawler.crawl.CrawlStartException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -36,11 +34,7 @@ final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    CrawlConfig crawl = ConfigLoader.load(config);
-    if (!crawl.cluster().enabled()) {
-      throw new CrawlStartException(config + " has no cluster section: a node needs cluster.bootstrap-servers and "
-          + "cluster.name (see `bin/crawler config --defaults`); to crawl on this machine alone use `bin/crawler crawl`");
-    }
+    CrawlConfig crawl = ClusterConfig.load(config);
     PrintWriter out = spec.commandLine().getOut();
     ClusterNode node = ClusterNode.open(crawl, CrawlEnvironment.standard());
     out.println("Node " + node.nodeId() + " of crawl " + crawl.cluster().name() + ", state in "

@@ -3,7 +3,6 @@ package dev.crawler.cluster.cli;
 import dev.crawler.cli.ExitCode;
 import dev.crawler.cli.VersionProvider;
 import dev.crawler.cluster.ClusterSeeds;
-import dev.crawler.config.ConfigLoader;
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.crawl.CrawlStartException;
 import java.io.IOException;
@@ -31,10 +30,7 @@ final class SeedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    CrawlConfig crawl = ConfigLoader.load(config);
-    if (!crawl.cluster().enabled()) {
-      throw new CrawlStartException(config + " has no cluster section (cluster.bootstrap-servers, cluster.name)");
-    }
+    CrawlConfig crawl = ClusterConfig.load(config);
     Path file = seeds != null ? seeds : crawl.crawl().seeds();
     try {
       ClusterSeeds.Added added = ClusterSeeds.addFile(crawl, file);
