@@ -31,18 +31,22 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  *   <li>{@code <crawl>.urls}: every URL a node's intake admitted, for the owner of its partition;
  *   <li>{@code <crawl>.done}: the URLs whose fetch ended, for a new owner's replay to subtract;
  *   <li>{@code <crawl>.seeds}: the crawl's seeds, one partition, which every node reads whole, for
- *       the scope (same-host and same-domain are relative to the seeds).
+ *       the scope (same-host and same-domain are relative to the seeds);
+ *   <li>{@code <crawl>.handovers}: what each host of a partition still had to wait when the
+ *       partition left its owner ({@link HostWaits}), for the next owner's first requests.
  * </ul>
- * They keep their records for ever: they are the crawl's truth, which a node given a partition
- * without a local checkpoint replays. P is recorded as the topics' partition count; a crawl
+ * The first three keep their records for ever: they are the crawl's truth, which a node given a
+ * partition without a local checkpoint replays. The hand-overs keep theirs a week: only the
+ * latest of a partition is read, and no wait a host owes lasts that long. P is recorded as the topics' partition count; a crawl
  * opened with another P is refused, since every queue would move to another partition.
  *
  * @param crawl the crawl's name: the topics' prefix and the consumer group's id
  * @param partitions the crawl's partition count P, as {@code frontier.partitions}
  */
 public record ClusterTopics(String crawl, int partitions) {
-  /** Kafka's topic names: at most 249 of these characters; the suffix takes 5. */
+  /** Kafka's topic names: at most 249 of these characters; the longest suffix takes 10. */
   private static final Pattern CRAWL_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
+  private static final Duration HANDOVER_RETENTION = Duration.ofDays(7);
 
   public ClusterTopics {
     checkArgument(crawl != null && CRAWL_NAME.matcher(crawl).matches(),
@@ -63,6 +67,10 @@ public record ClusterTopics(String crawl, int partitions) {
     return crawl + ".seeds";
   }
 
+  public String handovers() {
+    return crawl + ".handovers";
+  }
+
   /** The consumer group of the crawl's nodes. */
   public String groupId() {
     return crawl;
@@ -78,13 +86,14 @@ public record ClusterTopics(String crawl, int partitions) {
    */
   public void ensure(Admin admin, short replicas, Duration timeout)
       throws InterruptedException, ExecutionException, TimeoutException {
-    List<String> names = List.of(urls(), done());
+    List<String> names = List.of(urls(), done(), handovers());
     Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     List<NewTopic> missing = new ArrayList<>();
-    for (String name : List.of(urls(), done(), seeds())) {
+    for (String name : List.of(urls(), done(), seeds(), handovers())) {
       if (!existing.contains(name)) {
+        String retention = name.equals(handovers()) ? Long.toString(HANDOVER_RETENTION.toMillis()) : "-1";
         missing.add(new NewTopic(name, name.equals(seeds()) ? 1 : partitions, replicas).configs(Map.of(
-            TopicConfig.RETENTION_MS_CONFIG, "-1",
+            TopicConfig.RETENTION_MS_CONFIG, retention,
             TopicConfig.RETENTION_BYTES_CONFIG, "-1",
             TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE)));
       }

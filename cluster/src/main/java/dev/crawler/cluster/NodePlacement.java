@@ -76,8 +76,9 @@ public final class NodePlacement implements CrawlPlacement {
       this.done = push(new DoneTopicProducer(topics, clients, "zstd"));
       this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
           stats));
-      this.queues = new OwnedQueues(states, done, pending, topics.partitions(), HAND_OVER_BOUND,
-          this::seedsTaken);
+      HandOverTopic handOvers = push(new HandOverTopic(topics, clients));
+      this.queues = new OwnedQueues(states, done, pending, topics.partitions(), HAND_OVER_BOUND, handOvers,
+          CrawlSetup.frontier(config), this::seedsTaken);
       this.consumer = new UrlTopicConsumer(topics, clients, nodeId, queues);
     } catch (RuntimeException e) {
       closeOpened(e);

@@ -1,6 +1,7 @@
 package dev.crawler.cluster;
 
 import dev.crawler.frontier.FetchOutcome;
+import dev.crawler.frontier.FrontierOptions;
 import dev.crawler.frontier.FrontierStats;
 import dev.crawler.frontier.HostQueues;
 import dev.crawler.frontier.Lease;
@@ -33,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * after {@code handOverBound} at the latest. Only then does the callback return, and only then
  * does the group give the partition to its next owner: no two nodes fetch one host at once.
  * A lease still out after the bound is forgotten: its URL is fetched again by the next owner.
+ *
+ * <p>A host's delay holds across a move too: the leaving owner writes what each host still has
+ * to wait ({@link HandOverTopic}), and the next owner's first request of a host waits that long
+ * from when it took the partition. A partition whose last owner did not hand over (killed, or
+ * cut off) holds every host the longest delay.
  */
 final class OwnedQueues implements HostQueues, PartitionOwner {
   private static final Logger log = LoggerFactory.getLogger(OwnedQueues.class);
@@ -40,10 +46,18 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** How long a lost partition waits for its fetches under way: the group is moving on without it. */
   private static final Duration LOST_BOUND = Duration.ofSeconds(10);
   private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+  /**
+   * The longest hand-over hold a worker sleeps before a request ({@link #startRequest}); a longer
+   * one (a Retry-After, a partition that was not handed over) goes back to the frontier, which
+   * holds the host without a worker.
+   */
+  private static final long LONGEST_HOLD_SLEPT_MILLIS = 2_000;
 
   /** One owned partition: its state, whether it still hands out leases, and its leases out. */
   private static final class Owned {
     final PartitionState state;
+    final RecentEnds ends;
+    final HandOverHolds holds;
     volatile boolean leasing = true;
     /** Set under the write lock once the state is closed: every later call of it is dropped. */
     boolean closed;
@@ -53,8 +67,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     /** Calls into the state's frontier hold it shared; closing holds it alone. */
     final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
 
-    Owned(PartitionState state) {
+    Owned(PartitionState state, RecentEnds ends, HandOverHolds holds) {
       this.state = state;
+      this.ends = ends;
+      this.holds = holds;
     }
   }
 
@@ -63,6 +79,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private final PendingLinks pending;
   private final int partitions;
   private final Duration handOverBound;
+  private final HandOverTopic handOvers;
+  /** The longest delay a host can have: what every host waits when a hand-over is missing. */
+  private final long longestDelayMillis;
+  private final long maxRetryAfterMillis;
   private final Consumer<List<AdmittedUrl>> taken;
   private final Map<Integer, Owned> owned = new ConcurrentHashMap<>();
   private final CopyOnWriteArrayList<Owned> leasing = new CopyOnWriteArrayList<>();
@@ -76,9 +96,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /**
    * @param taken told of each batch of URLs a partition took (for the scope to learn seeds)
    * @param handOverBound the longest a revoked partition waits for its fetches under way
+   * @param handOvers where a leaving partition's hosts' waits go, and a taken one's come from
+   * @param politeness the crawl's delays, as every partition's frontier has them
    */
   OwnedQueues(PartitionStates states, DoneTopicProducer done, PendingLinks pending, int partitions,
-      Duration handOverBound, Consumer<List<AdmittedUrl>> taken) {
+      Duration handOverBound, HandOverTopic handOvers, FrontierOptions politeness, Consumer<List<AdmittedUrl>> taken) {
+    this.handOvers = handOvers;
+    this.longestDelayMillis = Math.max(politeness.defaultDelay().toMillis(), politeness.maxCrawlDelay().toMillis());
+    this.maxRetryAfterMillis = politeness.maxRetryAfter().toMillis();
     this.pending = pending;
     this.states = states;
     this.done = done;
@@ -91,12 +116,47 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
 
   @Override
   public OptionalLong assigned(int partition) {
+    long takenAt = System.nanoTime();
     OptionalLong from = states.assigned(partition);
-    Owned o = new Owned(states.state(partition).orElseThrow());
+    PartitionState state = states.state(partition).orElseThrow();
+    Owned o = new Owned(state, new RecentEnds(longestDelayMillis), holdsOf(state, takenAt));
     owned.put(partition, o);
     leasing.add(o);
     wakeWorkers();
     return from;
+  }
+
+  /**
+   * What the partition's hosts still wait, from {@code takenAt}: as its latest hand-over says, if
+   * no owner fetched since (the done records end where it was written); else every host the
+   * longest delay.
+   */
+  private HandOverHolds holdsOf(PartitionState state, long takenAt) {
+    int partition = state.partition();
+    long doneEnd = state.checkpoint().done();
+    Optional<HostWaits> latest;
+    try {
+      latest = handOvers.latest(partition);
+    } catch (RuntimeException e) {
+      log.warn("Partition {}: its last hand-over could not be read ({}); each of its hosts waits {} ms (the longest "
+          + "delay) before its first request here", partition, e.getMessage(), longestDelayMillis);
+      return HandOverHolds.of(Map.of(), longestDelayMillis, takenAt);
+    }
+    if (latest.isPresent() && latest.get().doneOffset() >= doneEnd) {
+      Map<String, Long> waits = latest.get().waitMillis();
+      if (!waits.isEmpty()) {
+        log.info("Partition {}: {} of its host(s) wait out what they still owed its last owner, at most {} ms",
+            partition, waits.size(), waits.values().stream().mapToLong(Long::longValue).max().orElse(0));
+      }
+      return HandOverHolds.of(waits, latest.get().everyHostMillis(), takenAt);
+    }
+    if (latest.isEmpty() && doneEnd == 0) {
+      return HandOverHolds.NONE;   // nobody fetched from it yet
+    }
+    log.info("Partition {}: fetched from since its last hand-over by an owner that did not hand it over (killed, or cut "
+        + "off); each of its hosts waits {} ms (the longest delay) before its first request here", partition,
+        longestDelayMillis);
+    return HandOverHolds.of(Map.of(), longestDelayMillis, takenAt);
   }
 
   @Override
@@ -147,10 +207,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       o.leasing = false;
       leasing.remove(o);
     }
-    handOver(partition, true, System.nanoTime() + LOST_BOUND.toNanos());
+    handOver(partition, false, System.nanoTime() + LOST_BOUND.toNanos());
   }
 
-  private void handOver(int partition, boolean waitForFetches, long deadline) {
+  /**
+   * @param revoked whether the group waits for this hand-over (else the partition was lost, and
+   *     another owner may have it already: what its hosts wait is not handed over)
+   */
+  private void handOver(int partition, boolean revoked, long deadline) {
     Owned o = owned.get(partition);
     if (o == null) {
       return;
@@ -159,7 +223,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     leasing.remove(o);
     long started = System.nanoTime();
     int out = o.leasesOut.get();
-    if (waitForFetches) {
+    {
       synchronized (o) {
         // Once the workers have ended, only the completions under way are waited for: the other
         // leases still out were left open by the stop.
@@ -174,6 +238,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       }
     }
     done.flush();   // the next owner's replay must see what this one completed
+    Owed owed = revoked ? owed(o) : null;
     o.calls.writeLock().lock();
     try {
       o.closed = true;
@@ -182,6 +247,15 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       states.revoked(partition);
     } finally {
       o.calls.writeLock().unlock();
+    }
+    if (owed != null) {
+      try {
+        // After the state's close: its checkpoint then stands at the end of the done records.
+        handOvers.write(partition, o.state.checkpoint().done(), owed.everyHostMillis(), owed.hosts());
+      } catch (RuntimeException e) {
+        log.warn("Partition {}: what its {} host(s) still wait could not be handed over ({}); its next owner holds "
+            + "each of its hosts the longest delay", partition, owed.hosts().size(), e.getMessage());
+      }
     }
     int left = o.leasesOut.get();
     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -195,6 +269,31 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       log.info("Partition {} handed over after {} ms, once its {} fetch(es) under way ended", partition, ms, out);
     }
   }
+
+  /**
+   * What each host of the partition still waits now; a fetch still under way counts as ending now.
+   * Null if it cannot be known: nothing is then handed over, and the next owner holds every host.
+   */
+  private Owed owed(Owned o) {
+    long now = System.nanoTime();
+    leases.forEach((lease, of) -> {
+      if (of == o) {
+        o.ends.ended(lease.hostKey(), now, 0);
+      }
+    });
+    try {
+      Map<String, Long> hosts = o.ends.owed(now, host -> o.state.frontier().hostDelay(host).toMillis());
+      o.holds.hostsStillHeld(now).forEach((host, left) -> hosts.merge(host, left, Math::max));
+      return new Owed(o.holds.everyHostMillis(now), hosts);
+    } catch (RuntimeException e) {
+      log.warn("Partition {}: the delays of its hosts could not be read ({}); its next owner holds each of its hosts "
+          + "the longest delay", o.state.partition(), e.toString());
+      return null;
+    }
+  }
+
+  /** What a leaving partition's hosts still wait: each of them, and all of them. */
+  private record Owed(long everyHostMillis, Map<String, Long> hosts) {}
 
   // ---- the workers' side ----
 
@@ -231,6 +330,12 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       }
       while (true) {
         Optional<Lease> lease = o.state.frontier().next(Duration.ZERO);
+        long held = lease.isPresent() ? o.holds.remainingMillis(lease.get().hostKey(), System.nanoTime()) : 0;
+        if (held > LONGEST_HOLD_SLEPT_MILLIS) {
+          // Longer than a worker should sleep: the frontier holds the host instead (as a Retry-After).
+          o.state.frontier().complete(lease.get(), FetchOutcome.retryAfter(Duration.ofMillis(held)));
+          continue;
+        }
         if (lease.isPresent() && o.state.doneElsewhere(lease.get().url())) {
           // Fetched by another owner while this node did not own the partition; its done record is on the topic.
           o.state.frontier().complete(lease.get(), FetchOutcome.SKIPPED);
@@ -304,6 +409,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
           done.send(DoneRecord.of(lease.hostKey(), lease.url(), outcome.kind()));
         }
         o.state.frontier().complete(lease, outcome);
+        o.ends.ended(lease.hostKey(), System.nanoTime(), heldMillis(outcome));
       }
       ended = true;
     } finally {
@@ -316,6 +422,15 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         wakeWorkers();
       }
     }
+  }
+
+  /** What an outcome asks its host to wait beyond its delay, as the frontier caps it. */
+  private long heldMillis(FetchOutcome outcome) {
+    if (outcome.kind() != FetchOutcome.Kind.RETRY_AFTER) {
+      return 0;
+    }
+    Duration cap = Duration.ofMillis(maxRetryAfterMillis);
+    return outcome.retryAfter().compareTo(cap) >= 0 ? maxRetryAfterMillis : outcome.retryAfter().toMillis();
   }
 
   /** Whether the URL leaves its queue: then it is done for the cluster too. */
@@ -351,7 +466,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         Thread.sleep(lease.hostDelay());
         return;
       }
-      long wait;
+      long wait = o.holds.remainingMillis(lease.hostKey(), System.nanoTime());
+      if (wait > 0) {
+        Thread.sleep(wait);   // the wait its last owner handed over
+        continue;
+      }
       o.calls.readLock().lock();
       try {
         wait = o.closed ? 0 : o.state.frontier().tryStartRequest(lease);

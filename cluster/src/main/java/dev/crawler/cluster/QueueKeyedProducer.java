@@ -59,6 +59,24 @@ final class QueueKeyedProducer implements AutoCloseable {
     for (T item : items) {
       sent.add(producer.send(new ProducerRecord<>(topic, queueKey.apply(item), value.apply(item))));
     }
+    awaitAll(topic, sent);
+  }
+
+  /**
+   * Sends {@code values} in order to partition {@code partition} of {@code topic}, unkeyed, and
+   * waits until the broker has them all: for records of a partition rather than of a queue.
+   *
+   * @throws IllegalStateException if a record could not be written, or the wait was interrupted
+   */
+  void sendAllTo(String topic, int partition, List<byte[]> values) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>(values.size());
+    for (byte[] value : values) {
+      sent.add(producer.send(new ProducerRecord<>(topic, partition, null, value)));
+    }
+    awaitAll(topic, sent);
+  }
+
+  private static void awaitAll(String topic, List<Future<RecordMetadata>> sent) {
     for (Future<RecordMetadata> f : sent) {
       try {
         f.get();

@@ -33,6 +33,24 @@ final class ClusterWaits {
       }
       Thread.sleep(250);
     }
-    throw new AssertionError("the group did not settle on " + nodes + " nodes in " + timeout.toSeconds() + " s: " + last);
+    throw new AssertionError("the group did not settle on " + nodes + " nodes in " + timeout.toSeconds() + " s: " + last
+        + consumerThreads());
+  }
+
+  /**
+   * Where the group's consumers of this JVM are: a hand-over that does not end shows there, and a
+   * CI run keeps only a failure's message.
+   */
+  private static String consumerThreads() {
+    StringBuilder where = new StringBuilder();
+    Thread.getAllStackTraces().forEach((thread, stack) -> {
+      if (thread.getName().startsWith("partitions-")) {
+        where.append("\n").append(thread.getName()).append(" (").append(thread.getState()).append("):");
+        for (int i = 0; i < Math.min(stack.length, 25); i++) {
+          where.append("\n    at ").append(stack[i]);
+        }
+      }
+    });
+    return where.toString();
   }
 }

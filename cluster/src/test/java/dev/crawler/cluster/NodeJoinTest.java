@@ -39,7 +39,7 @@ class NodeJoinTest {
       throws Exception {
     List<DemoHost> hosts = new ArrayList<>(DemoSiteSpec.demo().hosts());
     for (int i = 1; i <= 9; i++) {
-      hosts.add(DemoHost.plain("site-" + i + ".example.com", 30));
+      hosts.add(DemoHost.plain("site-" + i + ".example.com", 60));
     }
     try (DemoSite site = DemoSite.start(new DemoSiteSpec(hosts))) {
       for (DemoHost h : hosts) {
@@ -61,7 +61,7 @@ class NodeJoinTest {
         nodes.awaitSettled(Duration.ofSeconds(60));
         ClusterSeeds.add(configs.get(0), site.seeds(), "the test site");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (site.requests().size() < 120 && System.nanoTime() < deadline) {
+        while (site.requests().size() < 80 && System.nanoTime() < deadline) {
           Thread.sleep(20);
         }
         int before = site.requests().size();

@@ -439,6 +439,17 @@ public final class Frontier implements HostQueues, AutoCloseable {
     updateHostState(hostKey, s -> s.withCrawlDelay(-1));
   }
 
+  /**
+   * The least time between two fetches of a host as its settings give it now: its robots.txt
+   * Crawl-delay within {@code maxCrawlDelay}, never below {@code defaultDelay}. For whoever must
+   * keep a host's delay outside this frontier (a partition handed to another node).
+   */
+  public Duration hostDelay(String hostKey) {
+    checkNotNull(hostKey, "hostKey");
+    HostRef ref = hostRef(hostKey);
+    return Duration.ofMillis(groups[groupOf(ref.partition)].delayMillis(ref));
+  }
+
   /** Sets how many fetches of a host may be in flight at once, in [1, 1024]; kept across restarts. */
   public void setConnectionLimit(String hostKey, int connections) {
     checkArgument(connections >= 1 && connections <= FrontierOptions.MAX_CONNECTIONS_PER_HOST,

@@ -368,6 +368,26 @@ final class PartitionGroup {
     }
   }
 
+  /** The host's delay between fetches (see {@link Frontier#hostDelay}), from its state in memory or on disk. */
+  long delayMillis(HostRef ref) {
+    lock.lock();
+    try {
+      owner.checkUsable();
+      checkOpen();
+      HostQueue h = schedule.get(ref.hostKey);
+      HostState state;
+      if (h != null) {
+        state = h.state();
+      } else {
+        byte[] stored = store.get(store.hosts, HostState.key(ref.partition, ref.utf8));
+        state = stored == null ? HostState.NEW : HostState.decode(stored);
+      }
+      return politeness.delayMillis(state.crawlDelayMillis());
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Changes a host's stored settings, in memory or on disk; returns the ticket to {@link #awaitWritten}. */
   long updateHostState(HostRef ref, UnaryOperator<HostState> change) {
     byte[] key = HostState.key(ref.partition, ref.utf8);

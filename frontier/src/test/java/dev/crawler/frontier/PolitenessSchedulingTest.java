@@ -158,10 +158,17 @@ class PolitenessSchedulingTest {
         .maxCrawlDelay(Duration.ofSeconds(30)).build();
     try (Frontier f = Frontier.open(dir, options)) {
       f.setCrawlDelay("slow.com", Duration.ofHours(1));   // before it has any URL
+      assertThat(f.hostDelay("slow.com")).as("capped").isEqualTo(Duration.ofSeconds(30));
+      f.setCrawlDelay("quick.com", Duration.ofMillis(10));
     }
     try (Frontier f = Frontier.open(dir, options)) {
+      assertThat(f.hostDelay("slow.com")).as("an idle host's, from disk").isEqualTo(Duration.ofSeconds(30));
+      assertThat(f.hostDelay("quick.com")).as("never below the default").isEqualTo(Duration.ofSeconds(1));
+      assertThat(f.hostDelay("unknown.com")).as("a host it never heard of").isEqualTo(Duration.ofSeconds(1));
       f.offer(urls("slow.com", 0, 2));
-      f.complete(FrontierTest.take(f), FetchOutcome.FETCHED);
+      Lease first = FrontierTest.take(f);
+      assertThat(f.hostDelay("slow.com")).as("a host in memory, leased").isEqualTo(Duration.ofSeconds(30));
+      f.complete(first, FetchOutcome.FETCHED);
       clock.advance(Duration.ofSeconds(29));
       assertThat(f.next(Duration.ZERO)).isEmpty();
       clock.advance(Duration.ofSeconds(1));
