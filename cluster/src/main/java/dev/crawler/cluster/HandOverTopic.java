@@ -2,6 +2,7 @@ package dev.crawler.cluster;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,64 +58,111 @@ final class HandOverTopic implements AutoCloseable {
 
   /**
    * {@code partition}'s latest hand-over: none if it never had one (or it is past the topic's
-   * retention). Not thread-safe: called by the group's consumer thread alone.
+   * retention).
+   *
+   * @throws IllegalStateException if it cannot be read, or what is read is not one hand-over
+   */
+  Optional<HostWaits> latest(int partition) {
+    return Optional.ofNullable(latest(List.of(partition)).get(partition));
+  }
+
+  /**
+   * The latest hand-over of each of {@code partitions} that had one, read together: a node given
+   * many partitions at once pays a few round trips, not a few for each. Not thread-safe: called
+   * by the group's consumer thread alone.
    *
    * @throws IllegalStateException if they cannot be read, or what is read is not one hand-over
    */
-  Optional<HostWaits> latest(int partition) {
-    TopicPartition tp = new TopicPartition(topics.handovers(), partition);
-    consumer.assign(List.of(tp));
+  Map<Integer, HostWaits> latest(Collection<Integer> partitions) {
+    List<TopicPartition> tps = new ArrayList<>();
+    for (int p : partitions) {
+      tps.add(new TopicPartition(topics.handovers(), p));
+    }
+    Map<Integer, HostWaits> latest = new HashMap<>();
+    if (tps.isEmpty()) {
+      return latest;
+    }
     try {
-      long first = consumer.beginningOffsets(List.of(tp)).get(tp);
-      long end = consumer.endOffsets(List.of(tp)).get(tp);
-      if (end <= first) {
-        return Optional.empty();
+      Map<TopicPartition, Long> first = consumer.beginningOffsets(tps);
+      Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+      Map<TopicPartition, long[]> tails = new HashMap<>();
+      for (TopicPartition tp : tps) {
+        if (end.get(tp) > first.get(tp)) {
+          tails.put(tp, new long[] {end.get(tp) - 1, end.get(tp)});
+        }
       }
-      List<ConsumerRecord<byte[], byte[]>> tail = read(tp, end - 1, end);
-      if (tail.isEmpty()) {
-        throw new IllegalStateException("no record at the end of " + tp + " (offset " + (end - 1) + ")");
+      // The last record of each says where its hand-over begins; most hand-overs are that one record.
+      Map<TopicPartition, long[]> whole = new HashMap<>();
+      Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read = read(tails);
+      for (TopicPartition tp : tails.keySet()) {
+        HostWaits.Chunk last = decode(tp, read.get(tp).get(0));
+        long from = end.get(tp) - 1 - last.index();
+        if (from < first.get(tp)) {
+          throw new IllegalStateException("the latest hand-over of " + tp + " begins at offset " + from
+              + ", before the topic's first record (" + first.get(tp) + ")");
+        }
+        if (last.index() == 0) {
+          latest.put(tp.partition(), HostWaits.of(List.of(last)));
+        } else {
+          whole.put(tp, new long[] {from, end.get(tp)});
+        }
       }
-      HostWaits.Chunk last = decode(tail.get(0));
-      long from = end - 1 - last.index();
-      if (from < first) {
-        throw new IllegalStateException("the latest hand-over of " + tp + " begins at offset " + from
-            + ", before the topic's first record (" + first + ")");
+      Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> chunks = read(whole);
+      for (TopicPartition tp : whole.keySet()) {
+        List<HostWaits.Chunk> decoded = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : chunks.get(tp)) {
+          decoded.add(decode(tp, r));
+        }
+        latest.put(tp.partition(), HostWaits.of(decoded));
       }
-      List<HostWaits.Chunk> chunks = new ArrayList<>();
-      for (ConsumerRecord<byte[], byte[]> r : read(tp, from, end)) {
-        chunks.add(decode(r));
-      }
-      return Optional.of(HostWaits.of(chunks));
+      return latest;
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("the latest hand-over of " + tp + " cannot be read: " + e.getMessage(), e);
+      throw new IllegalStateException("the latest hand-overs of " + topics.handovers() + " cannot be read: "
+          + e.getMessage(), e);
     } finally {
       consumer.unsubscribe();
     }
   }
 
-  private static HostWaits.Chunk decode(ConsumerRecord<byte[], byte[]> r) {
+  private static HostWaits.Chunk decode(TopicPartition tp, ConsumerRecord<byte[], byte[]> r) {
     try {
       return HostWaits.decode(r.value());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("record " + r.offset() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(tp + " record " + r.offset() + ": " + e.getMessage(), e);
     }
   }
 
-  private List<ConsumerRecord<byte[], byte[]>> read(TopicPartition tp, long from, long end) {
-    consumer.seek(tp, from);
-    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+  /** The records of each partition from {@code range[0]} to before {@code range[1]}, every one of them. */
+  private Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read(Map<TopicPartition, long[]> ranges) {
+    Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> records = new HashMap<>();
+    if (ranges.isEmpty()) {
+      return records;
+    }
+    consumer.assign(ranges.keySet());
+    ranges.forEach((tp, range) -> {
+      consumer.seek(tp, range[0]);
+      records.put(tp, new ArrayList<>());
+    });
     long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-    while (consumer.position(tp) < end) {
+    while (ranges.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue()[1])) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the hand-over records " + tp + "@" + from + ".." + end + " were not read in "
+        throw new IllegalStateException("the hand-over records of " + ranges.keySet() + " were not read in "
             + READ_TIMEOUT.toSeconds() + " s");
       }
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL).records(tp)) {
-        if (r.offset() < end) {
-          records.add(r);
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+        TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+        long[] range = ranges.get(tp);
+        if (range != null && r.offset() >= range[0] && r.offset() < range[1]) {
+          records.get(tp).add(r);
         }
       }
     }
+    ranges.forEach((tp, range) -> {
+      if (records.get(tp).size() != range[1] - range[0]) {
+        throw new IllegalStateException("offsets " + range[0] + " to " + range[1] + " of " + tp + " hold "
+            + records.get(tp).size() + " hand-over records, not " + (range[1] - range[0]));
+      }
+    });
     return records;
   }
 

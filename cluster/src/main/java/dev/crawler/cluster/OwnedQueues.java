@@ -83,6 +83,10 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** The longest delay a host can have: what every host waits when a hand-over is missing. */
   private final long longestDelayMillis;
   private final long maxRetryAfterMillis;
+  /** The latest hand-overs read by {@link #assigning}, when, and why not; the consumer's thread only. */
+  private final Map<Integer, Optional<HostWaits>> handedOver = new java.util.HashMap<>();
+  private long assigningAt;
+  private RuntimeException handOverFailure;
   private final Consumer<List<AdmittedUrl>> taken;
   private final Map<Integer, Owned> owned = new ConcurrentHashMap<>();
   private final CopyOnWriteArrayList<Owned> leasing = new CopyOnWriteArrayList<>();
@@ -114,9 +118,28 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
 
   // ---- the group's side, all on the consumer's thread ----
 
+  /** Reads the latest hand-over of every partition given, at once (the consumer's thread only). */
+  @Override
+  public void assigning(java.util.Collection<Integer> partitions) {
+    assigningAt = System.nanoTime();
+    handedOver.clear();
+    handOverFailure = null;
+    try {
+      Map<Integer, HostWaits> latest = handOvers.latest(partitions);
+      for (int p : partitions) {
+        handedOver.put(p, Optional.ofNullable(latest.get(p)));
+      }
+    } catch (RuntimeException e) {
+      handOverFailure = e;
+      for (int p : partitions) {
+        handedOver.put(p, Optional.empty());
+      }
+    }
+  }
+
   @Override
   public OptionalLong assigned(int partition) {
-    long takenAt = System.nanoTime();
+    long takenAt = handedOver.containsKey(partition) ? assigningAt : System.nanoTime();
     OptionalLong from = states.assigned(partition);
     PartitionState state = states.state(partition).orElseThrow();
     Owned o = new Owned(state, new RecentEnds(longestDelayMillis), holdsOf(state, takenAt));
@@ -136,7 +159,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     long doneEnd = state.checkpoint().done();
     Optional<HostWaits> latest;
     try {
-      latest = handOvers.latest(partition);
+      Optional<HostWaits> read = handedOver.remove(partition);
+      if (read == null) {
+        latest = handOvers.latest(partition);
+      } else if (handOverFailure != null) {
+        throw handOverFailure;
+      } else {
+        latest = read;
+      }
     } catch (RuntimeException e) {
       log.warn("Partition {}: its last hand-over could not be read ({}); each of its hosts waits {} ms (the longest "
           + "delay) before its first request here", partition, e.getMessage(), longestDelayMillis);

@@ -20,6 +20,12 @@ public interface PartitionOwner {
   OptionalLong assigned(int partition);
 
   /**
+   * Told of the partitions the group gives this node, before {@link #assigned} of each: so what
+   * they all need can be read at once.
+   */
+  default void assigning(java.util.Collection<Integer> partitions) {}
+
+  /**
    * The next URLs of one partition, in the order produced. Durable when it returns: the
    * consumer then commits their offsets, and a restart of the node never asks for them again.
    *

@@ -148,6 +148,7 @@ public final class UrlTopicConsumer implements Runnable {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
       List<TopicPartition> replayed = new ArrayList<>();
+      owner.assigning(partitions.stream().map(TopicPartition::partition).toList());
       for (TopicPartition tp : partitions) {
         OptionalLong checkpoint = owner.assigned(tp.partition());
         if (checkpoint.isPresent()) {

@@ -62,7 +62,7 @@ class HandOverTopicTest {
     }
     try (HandOverTopic handOvers = new HandOverTopic(topics, clients)) {
       assertThatThrownBy(() -> handOvers.latest(1)).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("the latest hand-over of " + topics.handovers() + "-1 cannot be read: record 0");
+          .hasMessageContaining("cannot be read: " + topics.handovers() + "-1 record 0: a hand-over record holds at least");
     }
   }
 }
