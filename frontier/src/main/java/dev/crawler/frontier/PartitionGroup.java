@@ -374,18 +374,20 @@ final class PartitionGroup {
     try {
       owner.checkUsable();
       checkOpen();
-      HostQueue h = schedule.get(ref.hostKey);
-      HostState state;
-      if (h != null) {
-        state = h.state();
-      } else {
-        byte[] stored = store.get(store.hosts, HostState.key(ref.partition, ref.utf8));
-        state = stored == null ? HostState.NEW : HostState.decode(stored);
-      }
-      return politeness.delayMillis(state.crawlDelayMillis());
+      return politeness.delayMillis(stateOf(schedule.get(ref.hostKey), HostState.key(ref.partition, ref.utf8))
+          .crawlDelayMillis());
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A host's state: its queue's if it is in memory ({@code h}), else as stored under {@code key}. Under the lock. */
+  private HostState stateOf(HostQueue h, byte[] key) {
+    if (h != null) {
+      return h.state();
+    }
+    byte[] stored = store.get(store.hosts, key);
+    return stored == null ? HostState.NEW : HostState.decode(stored);
   }
 
   /** Changes a host's stored settings, in memory or on disk; returns the ticket to {@link #awaitWritten}. */
@@ -396,13 +398,7 @@ final class PartitionGroup {
       owner.checkUsable();
       checkOpen();
       HostQueue h = schedule.get(ref.hostKey);
-      HostState current;
-      if (h != null) {
-        current = h.state();
-      } else {
-        byte[] stored = store.get(store.hosts, key);
-        current = stored == null ? HostState.NEW : HostState.decode(stored);
-      }
+      HostState current = stateOf(h, key);
       HostState next = change.apply(current);
       if (next.equals(current)) {
         // Nothing to write (the crawler applies each robots.txt it fetches: most change nothing).
