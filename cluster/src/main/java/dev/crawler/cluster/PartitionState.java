@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>Invariant: the checkpoint never claims more than the state holds. Each take writes the state
  * first (URL-seen and the frontier, durable when they return) and the checkpoint after, so a
  * kill in between leaves the checkpoint behind the state, and the records after it, taken again,
- * are SEEN. Durable against a killed process; against a power cut too with {@link Options#sync}.
+ * are SEEN. The checkpoint's file follows at most a second behind while the state is open, and
+ * is exact once it is closed. Durable against a killed process; against a power cut too with
+ * {@link Options#sync}.
  *
  * <p>A partition's frontier is opened with one partition: the folder already says which partition
  * it is, and a frontier of P partitions would open a database for each of its groups.
@@ -42,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionState implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PartitionState.class);
+  /** How often a checkpoint that moved is written to its file while the state is open. */
+  private static final long CHECKPOINT_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
   /**
    * How a partition's URL-seen service and frontier are opened, as plain values.
@@ -81,6 +85,9 @@ public final class PartitionState implements AutoCloseable {
   private final boolean heldBefore;
   private final DoneElsewhere doneElsewhere;
   private PartitionCheckpoint checkpoint;
+  /** The checkpoint in the file, and when it was last written there. */
+  private PartitionCheckpoint written;
+  private long writtenAt;
   private boolean closed;
 
   private PartitionState(Path dir, int partition, boolean sync, UrlSeenService seen, Frontier frontier,
@@ -94,6 +101,8 @@ public final class PartitionState implements AutoCloseable {
     this.intake = new SeenThenQueued(seen, frontier, counts);
     this.heldBefore = checkpoint.isPresent();
     this.checkpoint = checkpoint.orElse(PartitionCheckpoint.START);
+    this.written = checkpoint.orElse(null);
+    this.writtenAt = System.nanoTime() - CHECKPOINT_EVERY_NANOS;   // the first take writes it
   }
 
   /** Opens (or creates) the state of {@code partition} in {@code dir}. */
@@ -209,14 +218,31 @@ public final class PartitionState implements AutoCloseable {
     return seen;
   }
 
+  /**
+   * Moves the checkpoint; its file is rewritten at most every {@link #CHECKPOINT_EVERY_NANOS} and
+   * at close. A file behind the state is allowed (its records are taken again, as SEEN), and a
+   * rename a poll cost the consumer's thread a good part of its time.
+   */
   private void record(PartitionCheckpoint next) {
+    checkpoint = next;
+    long now = System.nanoTime();
+    if (now - writtenAt >= CHECKPOINT_EVERY_NANOS) {
+      writeCheckpoint();
+      writtenAt = now;
+    }
+  }
+
+  private void writeCheckpoint() {
+    if (checkpoint.equals(written)) {
+      return;
+    }
     try {
-      PartitionCheckpoint.write(dir, partition, next, sync);
+      PartitionCheckpoint.write(dir, partition, checkpoint, sync);
     } catch (IOException e) {
       throw new UncheckedIOException("the checkpoint of partition " + partition + " in " + dir
           + " could not be written", e);
     }
-    checkpoint = next;
+    written = checkpoint;
   }
 
   private void checkNotBehind(String topic, long next, long current) {
@@ -228,7 +254,7 @@ public final class PartitionState implements AutoCloseable {
     checkState(!closed, "the state of partition %s is closed", partition);
   }
 
-  /** Closes the frontier, then URL-seen (which saves its filter); the checkpoint is already on disk. */
+  /** Closes the frontier, then URL-seen (which saves its filter), then writes the checkpoint where it stands. */
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -238,7 +264,11 @@ public final class PartitionState implements AutoCloseable {
     try {
       frontier.close();
     } finally {
-      seen.close();
+      try {
+        seen.close();
+      } finally {
+        writeCheckpoint();   // after the state it claims is closed, and so on disk
+      }
     }
   }
 }

@@ -37,6 +37,22 @@ class PartitionStateTest {
   }
 
   @Test
+  void theCheckpointFileIsNeverAheadOfTheStateAndExactOnceClosed() throws Exception {
+    List<AdmittedUrl> urls = PartitionFixtures.urlsOf(1, 4, 5, 300);
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(10_000, false))) {
+      state.takeUrls(urls.subList(0, 10), 10);
+      assertThat(PartitionCheckpoint.read(dir, 1)).as("the first take's checkpoint is written at once")
+          .contains(new PartitionCheckpoint(10, 0));
+      for (int i = 10; i < 300; i += 10) {
+        state.takeUrls(urls.subList(i, i + 10), i + 10);
+        assertThat(PartitionCheckpoint.read(dir, 1).orElseThrow().urls()).as("the file, while open")
+            .isBetween(10L, state.checkpoint().urls());
+      }
+    }
+    assertThat(PartitionCheckpoint.read(dir, 1)).as("the file, once closed").contains(new PartitionCheckpoint(300, 0));
+  }
+
+  @Test
   void aDoneUrlTakenBeforeItsUrlRecordIsNeverQueued() throws Exception {
     List<AdmittedUrl> urls = PartitionFixtures.urlsOf(0, 1, 2, 10);
     try (PartitionState state = PartitionState.open(dir, 0, PartitionFixtures.options(10_000, false))) {
