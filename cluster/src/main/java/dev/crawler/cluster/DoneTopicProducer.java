@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 public final class DoneTopicProducer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DoneTopicProducer.class);
   private final QueueKeyedProducer producer;
+  private final boolean ownsProducer;
   private final AtomicLong failures = new AtomicLong();
 
   /**
@@ -21,7 +22,17 @@ public final class DoneTopicProducer implements AutoCloseable {
    * @param compression {@code lz4} or {@code zstd}, or {@code none}
    */
   public DoneTopicProducer(ClusterTopics topics, Map<String, Object> clientConfig, String compression) {
-    this.producer = new QueueKeyedProducer(topics, clientConfig, compression);
+    this(new QueueKeyedProducer(topics, clientConfig, compression), true);
+  }
+
+  /** Sends through a node's one producer, which its owner closes. */
+  DoneTopicProducer(QueueKeyedProducer shared) {
+    this(shared, false);
+  }
+
+  private DoneTopicProducer(QueueKeyedProducer producer, boolean ownsProducer) {
+    this.producer = producer;
+    this.ownsProducer = ownsProducer;
   }
 
   /** @return how many were sent */
@@ -60,6 +71,8 @@ public final class DoneTopicProducer implements AutoCloseable {
 
   @Override
   public void close() {
-    producer.close();
+    if (ownsProducer) {
+      producer.close();
+    }
   }
 }

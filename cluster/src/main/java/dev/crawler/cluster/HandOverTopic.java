@@ -28,12 +28,23 @@ final class HandOverTopic implements AutoCloseable {
 
   private final ClusterTopics topics;
   private final QueueKeyedProducer producer;
+  private final boolean ownsProducer;
   private final KafkaConsumer<byte[], byte[]> consumer;
 
   /** @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients */
   HandOverTopic(ClusterTopics topics, Map<String, Object> clientConfig) {
-    this.topics = topics;
-    this.producer = new QueueKeyedProducer(topics, clientConfig, "zstd");
+    this(new QueueKeyedProducer(topics, clientConfig, "zstd"), true, clientConfig);
+  }
+
+  /** Writes through a node's one producer, which its owner closes. */
+  HandOverTopic(QueueKeyedProducer shared, Map<String, Object> clientConfig) {
+    this(shared, false, clientConfig);
+  }
+
+  private HandOverTopic(QueueKeyedProducer producer, boolean ownsProducer, Map<String, Object> clientConfig) {
+    this.topics = producer.topics();
+    this.producer = producer;
+    this.ownsProducer = ownsProducer;
     Map<String, Object> config = new HashMap<>(clientConfig);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -41,7 +52,9 @@ final class HandOverTopic implements AutoCloseable {
     try {
       this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     } catch (RuntimeException e) {
-      producer.close();
+      if (ownsProducer) {
+        producer.close();
+      }
       throw e;
     }
   }
@@ -171,7 +184,9 @@ final class HandOverTopic implements AutoCloseable {
     try {
       consumer.close();
     } finally {
-      producer.close();
+      if (ownsProducer) {
+        producer.close();
+      }
     }
   }
 }

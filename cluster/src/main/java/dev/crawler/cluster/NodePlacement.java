@@ -70,13 +70,15 @@ public final class NodePlacement implements CrawlPlacement {
     Path partitions = crawlFolder.resolve(CrawlDirectory.NODE_PARTITIONS);
     Files.createDirectories(partitions);
     try {
-      this.urls = push(new UrlTopicProducer(topics, clients, "zstd"));
+      // One producer for every topic: one network thread, and one request carries a poll's URLs and completions.
+      QueueKeyedProducer producer = push(new QueueKeyedProducer(topics, clients, "zstd"));
+      this.urls = new UrlTopicProducer(producer);
       PendingLinks pending = new PendingLinks();
       this.recentLinks = new RecentLinks(urls, pending, RECENT_LINKS, stats);
-      this.done = push(new DoneTopicProducer(topics, clients, "zstd"));
+      this.done = new DoneTopicProducer(producer);
       this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
           stats));
-      HandOverTopic handOvers = push(new HandOverTopic(topics, clients));
+      HandOverTopic handOvers = push(new HandOverTopic(producer, clients));
       this.queues = new OwnedQueues(states, done, pending, topics.partitions(), HAND_OVER_BOUND, handOvers,
           CrawlSetup.frontier(config), this::seedsTaken);
       this.consumer = new UrlTopicConsumer(topics, clients, nodeId, queues);

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
   private final QueueKeyedProducer producer;
+  private final boolean ownsProducer;
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
@@ -26,7 +27,17 @@ public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
    *     what sizes the Kafka cluster
    */
   public UrlTopicProducer(ClusterTopics topics, Map<String, Object> clientConfig, String compression) {
-    this.producer = new QueueKeyedProducer(topics, clientConfig, compression);
+    this(new QueueKeyedProducer(topics, clientConfig, compression), true);
+  }
+
+  /** Sends through a node's one producer, which its owner closes (one network thread, one request for all topics). */
+  UrlTopicProducer(QueueKeyedProducer shared) {
+    this(shared, false);
+  }
+
+  private UrlTopicProducer(QueueKeyedProducer producer, boolean ownsProducer) {
+    this.producer = producer;
+    this.ownsProducer = ownsProducer;
   }
 
   /** @return how many were sent: whether they are new is decided by their partitions' owners */
@@ -51,6 +62,8 @@ public final class UrlTopicProducer implements AdmittedUrls, AutoCloseable {
 
   @Override
   public void close() {
-    producer.close();
+    if (ownsProducer) {
+      producer.close();
+    }
   }
 }
