@@ -8,10 +8,14 @@ import dev.crawler.crawl.CrawlEnvironment;
 import dev.crawler.demo.DemoSite;
 import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,23 +38,66 @@ public final class ClusterOverheadBench {
     int partitions = args.length > 3 ? Integer.parseInt(args[3]) : 16;
     Path dir = Files.createTempDirectory("cluster-overhead");
     List<double[]> results = new ArrayList<>();
+    Set<Long> beforeBroker = CpuUse.threadIds();
     try (KraftBroker broker = KraftBroker.startFresh(dir.resolve("broker"))) {
+      Set<Long> brokerThreads = CpuUse.threadIds();
+      brokerThreads.removeAll(beforeBroker);
       for (int round = 0; round <= rounds; round++) {   // round 0 warms the JIT up, and is not counted
+        CpuUse before = CpuUse.now(brokerThreads);
         double alone = standalone(dir.resolve("alone-" + round), hosts, pages);
+        CpuUse between = CpuUse.now(brokerThreads);
         double[] cluster = oneNode(dir.resolve("node-" + round), broker, "overhead-" + round, hosts, pages, partitions);
+        CpuUse after = CpuUse.now(brokerThreads);
+        double pagesFetched = hosts * pages;
+        double aloneMs = between.processMs() - before.processMs();
+        double nodeMs = after.processMs() - between.processMs();
+        double brokerMs = after.brokerMs() - between.brokerMs();
         System.out.printf(Locale.ROOT, "round %d: one machine %.0f pages/s, one-node cluster %.0f pages/s (%.0f%%); "
-            + "Kafka per fetched page: %.1f records, %.0f log bytes%n", round, alone, cluster[0],
-            100 * cluster[0] / alone, cluster[1], cluster[2]);
+            + "Kafka per fetched page: %.1f records, %.0f log bytes; CPU a page: one machine %.2f ms, cluster %.2f ms "
+            + "(%.2f ms of it the broker's)%n", round, alone, cluster[0], 100 * cluster[0] / alone, cluster[1], cluster[2],
+            aloneMs / pagesFetched, nodeMs / pagesFetched, brokerMs / pagesFetched);
         if (round > 0) {
-          results.add(new double[] {alone, cluster[0], cluster[1], cluster[2]});
+          results.add(new double[] {alone, cluster[0], cluster[1], cluster[2], aloneMs / pagesFetched,
+              nodeMs / pagesFetched, brokerMs / pagesFetched});
         }
       }
     }
     double alone = results.stream().mapToDouble(r -> r[0]).average().orElseThrow();
     double node = results.stream().mapToDouble(r -> r[1]).average().orElseThrow();
+    double aloneCpu = results.stream().mapToDouble(r -> r[4]).average().orElseThrow();
+    double nodeCpu = results.stream().mapToDouble(r -> r[5]).average().orElseThrow();
+    double brokerCpu = results.stream().mapToDouble(r -> r[6]).average().orElseThrow();
     System.out.printf(Locale.ROOT, "| pages | one machine pages/s | one-node cluster pages/s | ratio | records a page | "
-        + "log bytes a page |%n| ---: | ---: | ---: | ---: | ---: | ---: |%n| %,d | %.0f | %.0f | %.0f%% | %.1f | %.0f |%n",
-        hosts * pages, alone, node, 100 * node / alone, results.get(0)[2], results.get(0)[3]);
+        + "log bytes a page | CPU a page, one machine | CPU a page, cluster (broker's share) |%n"
+        + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |%n"
+        + "| %,d | %.0f | %.0f | %.0f%% | %.1f | %.0f | %.2f ms | %.2f ms (%.2f ms) |%n",
+        hosts * pages, alone, node, 100 * node / alone, results.get(0)[2], results.get(0)[3], aloneCpu, nodeCpu,
+        brokerCpu);
+  }
+
+  /**
+   * The CPU this JVM used so far, and the part of it the broker's threads used (those it started:
+   * a broker runs on machines of its own in a real cluster).
+   */
+  private record CpuUse(double processMs, double brokerMs) {
+    static Set<Long> threadIds() {
+      Set<Long> ids = new HashSet<>();
+      for (long id : ManagementFactory.getThreadMXBean().getAllThreadIds()) {
+        ids.add(id);
+      }
+      return ids;
+    }
+
+    static CpuUse now(Set<Long> brokerThreads) {
+      var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      double broker = 0;
+      for (long id : brokerThreads) {
+        long ns = threads.getThreadCpuTime(id);
+        broker += ns > 0 ? ns / 1e6 : 0;
+      }
+      return new CpuUse(os.getProcessCpuTime() / 1e6, broker);
+    }
   }
 
   private static String yaml(Path folder) {
