@@ -59,6 +59,11 @@ public final class ClusterNode implements AutoCloseable {
     return placement.ownedPartitions();
   }
 
+  /** Partitions the group took from this node without its hand-over since the start (its session expired). */
+  public long lostPartitions() {
+    return placement.lostPartitions();
+  }
+
   /** Nothing queued or leased here, and every record of its partitions taken. */
   public boolean idle() {
     return placement.idle();

@@ -227,6 +227,11 @@ public final class NodePlacement implements CrawlPlacement {
     return queues.ownedPartitions();
   }
 
+  /** Partitions the group took from this node without its hand-over since the start (its session expired). */
+  public long lostPartitions() {
+    return queues.lostPartitions();
+  }
+
   /** The records of owned partitions not taken yet, as of the consumer's last poll; -1 if unknown. */
   public long lag() {
     return consumer.lag();

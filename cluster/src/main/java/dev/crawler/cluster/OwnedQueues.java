@@ -94,6 +94,8 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private final AtomicInteger turn = new AtomicInteger();
   /** Leases ended unfetched because another owner had fetched their URL meanwhile. */
   private final java.util.concurrent.atomic.AtomicLong skippedDoneElsewhere = new java.util.concurrent.atomic.AtomicLong();
+  /** Partitions the group took without waiting for this node (its session expired). */
+  private final java.util.concurrent.atomic.AtomicLong lostPartitions = new java.util.concurrent.atomic.AtomicLong();
   private final Object changed = new Object();
   private volatile boolean workersEnded;
 
@@ -232,6 +234,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
    */
   @Override
   public void lost(int partition) {
+    lostPartitions.incrementAndGet();
     Owned o = owned.get(partition);
     if (o != null) {
       o.leasing = false;
@@ -560,6 +563,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** Leases ended unfetched since the start because another owner had fetched their URL while this node did not own it. */
   long skippedDoneElsewhere() {
     return skippedDoneElsewhere.get();
+  }
+
+  /** Partitions lost since the start: taken by the group without waiting for this node's hand-over. */
+  long lostPartitions() {
+    return lostPartitions.get();
   }
 
   /** The partitions owned now, in no order. */

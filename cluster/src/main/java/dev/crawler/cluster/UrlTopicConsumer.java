@@ -199,6 +199,12 @@ public final class UrlTopicConsumer implements Runnable {
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      if (!partitions.isEmpty()) {
+        log.warn("Lost partition(s) {}: the group stopped hearing from this node (a long pause, or the broker out of "
+            + "reach) and may have given them to another node already; fetches under way here end, and a page or "
+            + "two may be fetched twice. If this repeats, look for long GC pauses or a starved machine",
+            partitions.stream().map(TopicPartition::partition).sorted().toList());
+      }
       for (TopicPartition tp : partitions) {
         owner.lost(tp.partition());
       }

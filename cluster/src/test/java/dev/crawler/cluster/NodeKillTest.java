@@ -58,6 +58,7 @@ class NodeKillTest {
       Map<String, List<Integer>> owners;
       Set<String> deadHosts;
       long deadRequestsAtKill;
+      Map<String, Long> lostBySurvivors = new java.util.TreeMap<>();
       try (LocalNodes nodes = new LocalNodes(PARTITIONS);
           ChildNode child = ChildNode.start(childConfig, dir.resolve("n3.log"))) {
         List<CrawlConfig> configs = new ArrayList<>();
@@ -82,6 +83,7 @@ class NodeKillTest {
         deadRequestsAtKill = requestsTo(site.requests(), deadHosts);
         assertThat(deadRequestsAtKill).as("requests the killed node made").isGreaterThanOrEqualTo(20);
         assertThat(nodes.awaitIdle(Duration.ofSeconds(180))).as("the two left end the crawl").isTrue();
+        nodes.nodes().forEach(n -> lostBySurvivors.put(n.nodeId(), n.lostPartitions()));
       }
       RequestLog log = site.requests();
       Set<String> expected = site.expectedFetches(h -> h.endsWith(".example.com"));
@@ -94,7 +96,9 @@ class NodeKillTest {
       assertThat(unexpected).as("requests a correct crawl does not make").isEmpty();
       assertThat(twice.values()).as("no page requested three times").allMatch(n -> n == 2);
       assertThat(twice.size()).as("pages requested twice: " + twice.keySet()).isLessThanOrEqualTo(BOUND);
-      assertThat(twice.keySet()).as("pages requested twice are the dead node's")
+      // A survivor that lost partitions (its own session expired on a starved machine) breaks this check's premise.
+      assertThat(twice.keySet()).as("pages requested twice are the dead node's; partitions lost by the survivors: "
+          + lostBySurvivors)
           .allMatch(u -> deadHosts.stream().anyMatch(h -> u.startsWith("http://" + h + ":")));
       for (DemoHost h : hosts) {
         assertThat(log.maxConcurrent(h.name())).as("requests at once to " + h.name()).isLessThanOrEqualTo(1);
@@ -102,7 +106,8 @@ class NodeKillTest {
       assertThat(log.minGap("slow.example.com")).as(CrawledOnce.shortestRest(log, "slow.example.com"))
           .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
       System.out.printf("kill test: %d requests of the dead node's hosts at the kill, %d pages requested twice "
-          + "(bound %d), owners before %s%n", deadRequestsAtKill, twice.size(), BOUND, owners);
+          + "(bound %d), owners before %s, partitions lost by the survivors %s%n", deadRequestsAtKill, twice.size(), BOUND,
+          owners, lostBySurvivors);
     }
   }
 
