@@ -234,9 +234,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
    */
   @Override
   public void lost(int partition) {
-    lostPartitions.incrementAndGet();
     Owned o = owned.get(partition);
     if (o != null) {
+      lostPartitions.incrementAndGet();
       o.leasing = false;
       leasing.remove(o);
     }
