@@ -4,6 +4,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
+import com.google.common.base.Throwables;
+
 import dev.crawler.dedup.UrlFingerprint;
 import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.frontier.Frontier;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Invariant: the checkpoint never claims more than the state holds. Each take writes the state
  * first (URL-seen and the frontier, durable when they return) and the checkpoint after, so a
  * kill in between leaves the checkpoint behind the state, and the records after it, taken again,
- * are SEEN. The checkpoint's file follows at most a second behind while the state is open, and
- * is exact once it is closed. Durable against a killed process; against a power cut too with
+ * are SEEN. While the state is open, the checkpoint's file lags by at most
+ * {@link Options#checkpointEvery}'s worth of takes; it is exact once the state is closed. Durable against a killed process; against a power cut too with
  * {@link Options#sync}.
  *
  * <p>A partition's frontier is opened with one partition: the folder already says which partition
@@ -44,8 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionState implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PartitionState.class);
-  /** How often a checkpoint that moved is written to its file while the state is open. */
-  private static final long CHECKPOINT_EVERY_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+  /** How often a checkpoint that moved is written to its file while the state is open, by default. */
+  public static final Duration CHECKPOINT_EVERY = Duration.ofSeconds(1);
 
   /**
    * How a partition's URL-seen service and frontier are opened, as plain values.
@@ -57,13 +60,27 @@ public final class PartitionState implements AutoCloseable {
    * @param storeCacheBytes the exact store's block cache
    * @param frontier the frontier's politeness and memory; its partition count is ignored (one)
    * @param sync force every write to disk (power-cut safe) rather than to the log alone (kill -9 safe)
+   * @param checkpointEvery how often a moved checkpoint is rewritten while open: a rename a poll
+   *     costs the consumer's thread a good part of its time, and a file behind only means records taken again
    */
   public record Options(long expectedUrls, double falsePositiveRate, UrlSeenService.FalsePositivePolicy policy,
-      int recentUrls, long storeCacheBytes, FrontierOptions frontier, boolean sync) {
+      int recentUrls, long storeCacheBytes, FrontierOptions frontier, boolean sync, Duration checkpointEvery) {
     public Options {
       checkArgument(expectedUrls >= 1, "expectedUrls (%s) must be >= 1", expectedUrls);
       checkNotNull(policy, "policy");
       checkNotNull(frontier, "frontier");
+      checkArgument(!checkpointEvery.isNegative(), "checkpointEvery (%s) must not be negative", checkpointEvery);
+    }
+
+    /** With the checkpoint rewritten every {@link #CHECKPOINT_EVERY}. */
+    public Options(long expectedUrls, double falsePositiveRate, UrlSeenService.FalsePositivePolicy policy,
+        int recentUrls, long storeCacheBytes, FrontierOptions frontier, boolean sync) {
+      this(expectedUrls, falsePositiveRate, policy, recentUrls, storeCacheBytes, frontier, sync, CHECKPOINT_EVERY);
+    }
+
+    /** The same options with the checkpoint rewritten every {@code every}. */
+    public Options withCheckpointEvery(Duration every) {
+      return new Options(expectedUrls, falsePositiveRate, policy, recentUrls, storeCacheBytes, frontier, sync, every);
     }
 
     UrlSeenService.Options seen(Path dir) {
@@ -79,6 +96,7 @@ public final class PartitionState implements AutoCloseable {
   private final Path dir;
   private final int partition;
   private final boolean sync;
+  private final long checkpointEveryNanos;
   private final UrlSeenService seen;
   private final Frontier frontier;
   private final SeenThenQueued intake;
@@ -90,19 +108,20 @@ public final class PartitionState implements AutoCloseable {
   private long writtenAt;
   private boolean closed;
 
-  private PartitionState(Path dir, int partition, boolean sync, UrlSeenService seen, Frontier frontier,
+  private PartitionState(Path dir, int partition, Options options, UrlSeenService seen, Frontier frontier,
       Optional<PartitionCheckpoint> checkpoint, CrawlStats counts, DoneElsewhere doneElsewhere) {
     this.doneElsewhere = doneElsewhere;
     this.dir = dir;
     this.partition = partition;
-    this.sync = sync;
+    this.sync = options.sync();
+    this.checkpointEveryNanos = options.checkpointEvery().toNanos();
     this.seen = seen;
     this.frontier = frontier;
     this.intake = new SeenThenQueued(seen, frontier, counts);
     this.heldBefore = checkpoint.isPresent();
     this.checkpoint = checkpoint.orElse(PartitionCheckpoint.START);
-    this.written = checkpoint.orElse(null);
-    this.writtenAt = System.nanoTime() - CHECKPOINT_EVERY_NANOS;   // the first take writes it
+    this.written = this.checkpoint;   // a state never taken writes no file, and opens as new again
+    this.writtenAt = System.nanoTime() - checkpointEveryNanos;   // the first take writes it
   }
 
   /** Opens (or creates) the state of {@code partition} in {@code dir}. */
@@ -124,7 +143,7 @@ public final class PartitionState implements AutoCloseable {
       log.info("Partition {}: state in {}, {}", partition, dir,
           checkpoint.map(c -> "continuing from URL offset " + c.urls() + ", done offset " + c.done())
               .orElse("new: to be replayed from the first records"));
-      return new PartitionState(dir, partition, options.sync(), seen, frontier, checkpoint, counts, elsewhere);
+      return new PartitionState(dir, partition, options, seen, frontier, checkpoint, counts, elsewhere);
     } catch (RuntimeException e) {
       try {
         seen.close();
@@ -219,14 +238,13 @@ public final class PartitionState implements AutoCloseable {
   }
 
   /**
-   * Moves the checkpoint; its file is rewritten at most every {@link #CHECKPOINT_EVERY_NANOS} and
-   * at close. A file behind the state is allowed (its records are taken again, as SEEN), and a
-   * rename a poll cost the consumer's thread a good part of its time.
+   * Moves the checkpoint; its file is rewritten at most every {@link Options#checkpointEvery} and
+   * at close. A file behind the state is allowed: its records are taken again, as SEEN.
    */
   private void record(PartitionCheckpoint next) {
     checkpoint = next;
     long now = System.nanoTime();
-    if (now - writtenAt >= CHECKPOINT_EVERY_NANOS) {
+    if (now - writtenAt >= checkpointEveryNanos) {
       writeCheckpoint();
       writtenAt = now;
     }
@@ -254,21 +272,44 @@ public final class PartitionState implements AutoCloseable {
     checkState(!closed, "the state of partition %s is closed", partition);
   }
 
-  /** Closes the frontier, then URL-seen (which saves its filter), then writes the checkpoint where it stands. */
+  /**
+   * Closes the frontier, then URL-seen (which saves its filter), then writes the checkpoint where
+   * it stands: each take made the state durable when it returned, so the checkpoint is written
+   * even when a close before it failed. The first failure is thrown, the others suppressed in it.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
       return;
     }
     closed = true;
+    Exception failure = null;
     try {
       frontier.close();
-    } finally {
-      try {
-        seen.close();
-      } finally {
-        writeCheckpoint();   // after the state it claims is closed, and so on disk
-      }
+    } catch (RuntimeException e) {
+      failure = e;
     }
+    try {
+      seen.close();
+    } catch (IOException | RuntimeException e) {
+      failure = firstOf(failure, e);
+    }
+    try {
+      writeCheckpoint();
+    } catch (RuntimeException e) {
+      failure = firstOf(failure, e);
+    }
+    if (failure != null) {
+      Throwables.throwIfInstanceOf(failure, IOException.class);
+      Throwables.throwIfUnchecked(failure);
+    }
+  }
+
+  private static Exception firstOf(Exception first, Exception next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
   }
 }

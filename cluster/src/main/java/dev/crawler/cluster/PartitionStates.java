@@ -112,9 +112,9 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     }
     try {
       state.close();
-    } catch (IOException e) {
-      // Its next open rebuilds the filter from the exact store; the checkpoint was already written.
-      log.warn("Partition {}: its state did not close cleanly: {}", partition, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      // Its next open rebuilds the filter from the exact store, and a checkpoint behind its state is taken again.
+      log.warn("Partition {}: its state did not close cleanly: {}", partition, e.toString());
     }
   }
 

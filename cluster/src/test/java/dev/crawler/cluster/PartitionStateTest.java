@@ -7,6 +7,7 @@ import dev.crawler.dedup.UrlSeenService;
 import dev.crawler.frontier.FetchOutcome;
 import dev.crawler.intake.AdmittedUrl;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,19 +38,45 @@ class PartitionStateTest {
   }
 
   @Test
-  void theCheckpointFileIsNeverAheadOfTheStateAndExactOnceClosed() throws Exception {
+  void theCheckpointFileIsWrittenAtTheFirstTakeThenAtMostOnceAnIntervalAndExactlyAtClose() throws Exception {
     List<AdmittedUrl> urls = PartitionFixtures.urlsOf(1, 4, 5, 300);
-    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(10_000, false))) {
+    PartitionState.Options hourly = PartitionFixtures.options(10_000, false).withCheckpointEvery(Duration.ofHours(1));
+    try (PartitionState state = PartitionState.open(dir, 1, hourly)) {
       state.takeUrls(urls.subList(0, 10), 10);
       assertThat(PartitionCheckpoint.read(dir, 1)).as("the first take's checkpoint is written at once")
           .contains(new PartitionCheckpoint(10, 0));
       for (int i = 10; i < 300; i += 10) {
         state.takeUrls(urls.subList(i, i + 10), i + 10);
-        assertThat(PartitionCheckpoint.read(dir, 1).orElseThrow().urls()).as("the file, while open")
-            .isBetween(10L, state.checkpoint().urls());
       }
+      assertThat(PartitionCheckpoint.read(dir, 1)).as("the file within the interval: behind the state, never ahead")
+          .contains(new PartitionCheckpoint(10, 0));
+      assertThat(state.checkpoint()).isEqualTo(new PartitionCheckpoint(300, 0));
     }
     assertThat(PartitionCheckpoint.read(dir, 1)).as("the file, once closed").contains(new PartitionCheckpoint(300, 0));
+  }
+
+  @Test
+  void withNoIntervalEveryTakeRewritesTheCheckpointFile() throws Exception {
+    List<AdmittedUrl> urls = PartitionFixtures.urlsOf(1, 4, 5, 50);
+    PartitionState.Options always = PartitionFixtures.options(10_000, false).withCheckpointEvery(Duration.ZERO);
+    try (PartitionState state = PartitionState.open(dir, 1, always)) {
+      for (int i = 0; i < 50; i += 10) {
+        state.takeUrls(urls.subList(i, i + 10), i + 10);
+        assertThat(PartitionCheckpoint.read(dir, 1)).contains(new PartitionCheckpoint(i + 10, 0));
+      }
+    }
+  }
+
+  @Test
+  void aStateNeverTakenWritesNoCheckpointAndOpensAsNewAgain() throws Exception {
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(1_000, false))) {
+      assertThat(state.heldBefore()).isFalse();
+    }
+    assertThat(PartitionCheckpoint.read(dir, 1)).isEmpty();
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(1_000, false))) {
+      assertThat(state.heldBefore()).as("so the done records of its first replay are not kept as done elsewhere")
+          .isFalse();
+    }
   }
 
   @Test
