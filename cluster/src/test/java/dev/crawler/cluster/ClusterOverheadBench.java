@@ -44,21 +44,20 @@ public final class ClusterOverheadBench {
       brokerThreads.removeAll(beforeBroker);
       for (int round = 0; round <= rounds; round++) {   // round 0 warms the JIT up, and is not counted
         CpuUse before = CpuUse.now(brokerThreads);
-        double alone = standalone(dir.resolve("alone-" + round), hosts, pages);
+        double[] alone = standalone(dir.resolve("alone-" + round), hosts, pages);
         CpuUse between = CpuUse.now(brokerThreads);
         double[] cluster = oneNode(dir.resolve("node-" + round), broker, "overhead-" + round, hosts, pages, partitions);
         CpuUse after = CpuUse.now(brokerThreads);
-        double pagesFetched = hosts * pages;
-        double aloneMs = between.processMs() - before.processMs();
-        double nodeMs = after.processMs() - between.processMs();
-        double brokerMs = after.brokerMs() - between.brokerMs();
+        // A page is a request in the site's log (robots.txt and sitemaps too); the CPU includes each crawl's setup.
+        double aloneMs = (between.processMs() - before.processMs()) / alone[1];
+        double nodeMs = (after.processMs() - between.processMs()) / cluster[3];
+        double brokerMs = (after.brokerMs() - between.brokerMs()) / cluster[3];
         System.out.printf(Locale.ROOT, "round %d: one machine %.0f pages/s, one-node cluster %.0f pages/s (%.0f%%); "
             + "Kafka per fetched page: %.1f records, %.0f log bytes; CPU a page: one machine %.2f ms, cluster %.2f ms "
-            + "(%.2f ms of it the broker's)%n", round, alone, cluster[0], 100 * cluster[0] / alone, cluster[1], cluster[2],
-            aloneMs / pagesFetched, nodeMs / pagesFetched, brokerMs / pagesFetched);
+            + "(%.2f ms of it the broker's)%n", round, alone[0], cluster[0], 100 * cluster[0] / alone[0], cluster[1],
+            cluster[2], aloneMs, nodeMs, brokerMs);
         if (round > 0) {
-          results.add(new double[] {alone, cluster[0], cluster[1], cluster[2], aloneMs / pagesFetched,
-              nodeMs / pagesFetched, brokerMs / pagesFetched});
+          results.add(new double[] {alone[0], cluster[0], cluster[1], cluster[2], aloneMs, nodeMs, brokerMs});
         }
       }
     }
@@ -76,8 +75,9 @@ public final class ClusterOverheadBench {
   }
 
   /**
-   * The CPU this JVM used so far, and the part of it the broker's threads used (those it started:
-   * a broker runs on machines of its own in a real cluster).
+   * The CPU this JVM used so far, and the part of it the broker's threads used (a broker runs on
+   * machines of its own in a real cluster). Those are the threads it started with: the few it
+   * starts later, or that ended, are counted as the node's.
    */
   private record CpuUse(double processMs, double brokerMs) {
     static Set<Long> threadIds() {
@@ -123,18 +123,19 @@ public final class ClusterOverheadBench {
         """.formatted(folder.toAbsolutePath());
   }
 
-  private static double standalone(Path folder, int hosts, int pages) throws Exception {
+  /** {pages/s, requests the site served}. */
+  private static double[] standalone(Path folder, int hosts, int pages) throws Exception {
     try (DemoSite site = DemoSite.start(DemoSiteSpec.generated(hosts, pages))) {
       CrawlConfig config = ConfigLoader.parse(yaml(folder), "bench", folder);
       try (Crawl crawl = Crawl.open(config, Crawl.Start.NEW,
           CrawlEnvironment.standard().withDns(site.dns()).withSeeds(site.seeds()))) {
         crawl.run();
       }
-      return pagesPerSecond(site.requests());
+      return new double[] {pagesPerSecond(site.requests()), site.requests().size()};
     }
   }
 
-  /** {pages/s, Kafka records a fetched page, log bytes a fetched page}. */
+  /** {pages/s, Kafka records a fetched page, log bytes a fetched page, requests the site served}. */
   private static double[] oneNode(Path folder, KraftBroker broker, String crawl, int hosts, int pages,
       int partitions) throws Exception {
     try (DemoSite site = DemoSite.start(DemoSiteSpec.generated(hosts, pages))) {
@@ -161,7 +162,7 @@ public final class ClusterOverheadBench {
       long bytes = logBytes(clients, crawl);
       double fetched = log.size();
       return new double[] {pagesPerSecond(log), (status.urlRecords() + status.doneRecords()) / fetched,
-          bytes / fetched};
+          bytes / fetched, fetched};
     }
   }
 
