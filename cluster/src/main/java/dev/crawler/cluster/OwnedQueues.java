@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -93,9 +94,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private final Map<Lease, Owned> leases = new ConcurrentHashMap<>();
   private final AtomicInteger turn = new AtomicInteger();
   /** Leases ended unfetched because another owner had fetched their URL meanwhile. */
-  private final java.util.concurrent.atomic.AtomicLong skippedDoneElsewhere = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong skippedDoneElsewhere = new AtomicLong();
   /** Partitions the group took without waiting for this node (its session expired). */
-  private final java.util.concurrent.atomic.AtomicLong lostPartitions = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong lostPartitions = new AtomicLong();
   private final Object changed = new Object();
   private volatile boolean workersEnded;
 

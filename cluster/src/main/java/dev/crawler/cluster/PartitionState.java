@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * first (URL-seen and the frontier, durable when they return) and the checkpoint after, so a
  * kill in between leaves the checkpoint behind the state, and the records after it, taken again,
  * are SEEN. While the state is open, the checkpoint's file lags by at most
- * {@link Options#checkpointEvery}'s worth of takes; it is exact once the state is closed. Durable against a killed process; against a power cut too with
- * {@link Options#sync}.
+ * {@link Options#checkpointEvery}'s worth of takes; it is exact once the state is closed.
+ * Durable against a killed process; against a power cut too with {@link Options#sync}.
  *
  * <p>A partition's frontier is opened with one partition: the folder already says which partition
  * it is, and a frontier of P partitions would open a database for each of its groups.

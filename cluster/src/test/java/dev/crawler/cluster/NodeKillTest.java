@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class NodeKillTest {
       Map<String, List<Integer>> owners;
       Set<String> deadHosts;
       long deadRequestsAtKill;
-      Map<String, Long> lostBySurvivors = new java.util.TreeMap<>();
+      Map<String, Long> lostBySurvivors = new TreeMap<>();
       try (LocalNodes nodes = new LocalNodes(PARTITIONS);
           ChildNode child = ChildNode.start(childConfig, dir.resolve("n3.log"))) {
         List<CrawlConfig> configs = new ArrayList<>();

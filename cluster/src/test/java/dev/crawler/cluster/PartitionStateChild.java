@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * A JVM that keeps one partition's state caught up with its records, ten at a time, each take
- * forced to disk and its checkpoint file rewritten, until it is killed: what {@link PartitionStateKillTest} kills mid-take. Exits by
- * itself when its parent's pipe to it closes.
+ * forced to disk and its checkpoint file rewritten, until it is killed: what
+ * {@link PartitionStateKillTest} kills mid-take. Exits by itself when its parent's pipe to it closes.
  *
  * <p>Arguments: state folder, bootstrap servers, crawl name, partitions, partition.
  */
@@ -33,7 +33,8 @@ public final class PartitionStateChild {
     });
     watch.setDaemon(true);
     watch.start();
-    try (PartitionState state = PartitionState.open(dir, partition, PartitionFixtures.options(100_000, true).withCheckpointEvery(Duration.ZERO));
+    try (PartitionState state = PartitionState.open(dir, partition,
+            PartitionFixtures.options(100_000, true).withCheckpointEvery(Duration.ZERO));
         PartitionReplay replay = new PartitionReplay(topics,
             Map.of("bootstrap.servers", args[1], "max.poll.records", TAKE))) {
       System.out.println(READY);
