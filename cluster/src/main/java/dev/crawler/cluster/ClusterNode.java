@@ -64,6 +64,11 @@ public final class ClusterNode implements AutoCloseable {
     return placement.lostPartitions();
   }
 
+  /** How often this node paused its fetching since the start because the group was silent. */
+  public long silencePauses() {
+    return placement.silencePauses();
+  }
+
   /** Nothing queued or leased here, and every record of its partitions taken. */
   public boolean idle() {
     return placement.idle();

@@ -232,6 +232,11 @@ public final class NodePlacement implements CrawlPlacement {
     return queues.lostPartitions();
   }
 
+  /** How often fetching paused since the start because the group was not heard for a good part of its session. */
+  public long silencePauses() {
+    return queues.silencePauses();
+  }
+
   /** The records of owned partitions not taken yet, as of the consumer's last poll; -1 if unknown. */
   public long lag() {
     return consumer.lag();

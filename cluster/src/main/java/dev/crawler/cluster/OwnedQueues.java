@@ -97,6 +97,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private final AtomicLong skippedDoneElsewhere = new AtomicLong();
   /** Partitions the group took without waiting for this node (its session expired). */
   private final AtomicLong lostPartitions = new AtomicLong();
+  /** Set while the group has not been heard for a good part of its session: no lease, no request. */
+  private volatile boolean groupSilent;
+  private final AtomicLong silencePauses = new AtomicLong();
   private final Object changed = new Object();
   private volatile boolean workersEnded;
 
@@ -245,6 +248,20 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   }
 
   /**
+   * A silent group may give every partition away without a hand-over: no lease is given and no
+   * request started until it answers again. Fetches already under way end as they would.
+   */
+  @Override
+  public void groupSilent(boolean silent) {
+    groupSilent = silent;
+    if (silent) {
+      silencePauses.incrementAndGet();
+    } else {
+      wakeWorkers();
+    }
+  }
+
+  /**
    * @param revoked whether the group waits for this hand-over (else the partition was lost, and
    *     another owner may have it already: what its hosts wait is not handed over)
    */
@@ -335,7 +352,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   public Optional<Lease> next(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + Math.min(timeout.toNanos(), TimeUnit.DAYS.toNanos(1));
     while (true) {
-      Object[] now = leasing.toArray();
+      Object[] now = groupSilent ? new Object[0] : leasing.toArray();
       int start = now.length == 0 ? 0 : Math.floorMod(turn.getAndIncrement(), now.length);
       for (int i = 0; i < now.length; i++) {
         Owned o = (Owned) now[(start + i) % now.length];
@@ -479,7 +496,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   @Override
   public boolean mayRequest(Lease lease) {
     Owned o = leases.get(lease);
-    if (o == null || !o.leasing) {
+    if (o == null || !o.leasing || groupSilent) {
       return false;
     }
     o.calls.readLock().lock();
@@ -564,6 +581,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** Leases ended unfetched since the start because another owner had fetched their URL while this node did not own it. */
   long skippedDoneElsewhere() {
     return skippedDoneElsewhere.get();
+  }
+
+  /** How often fetching paused since the start because the group was silent. */
+  long silencePauses() {
+    return silencePauses.get();
   }
 
   /** Partitions lost since the start: taken by the group without waiting for this node's hand-over. */

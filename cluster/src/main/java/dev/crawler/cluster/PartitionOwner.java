@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 /**
  * What a node does with the partitions the crawl's group gives it: the per-partition state
  * (URL-seen filter and store, frontier group) that a {@link UrlTopicConsumer} feeds. All calls
- * come from the consumer's one thread.
+ * but {@link #groupSilent} come from the consumer's one thread.
  */
 public interface PartitionOwner {
   /**
@@ -50,4 +50,11 @@ public interface PartitionOwner {
    * node may own it already. Stop at once; nothing of it may be committed.
    */
   void lost(int partition);
+
+  /**
+   * The node has heard nothing from the group for a good part of its session ({@code true}), or
+   * hears from it again ({@code false}): stop starting fetches meanwhile, for the group may give
+   * the partitions away without a hand-over. Called from a thread of its own, not the consumer's.
+   */
+  default void groupSilent(boolean silent) {}
 }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,6 +50,7 @@ public final class UrlTopicConsumer implements Runnable {
   private final ClusterTopics topics;
   private final PartitionOwner owner;
   private final KafkaConsumer<String, byte[]> consumer;
+  private final Map<String, Object> adminConfig;
   private volatile boolean stopped;
   /** Records of the owned partitions not taken yet, as of the last poll; -1 before the first. */
   private volatile long lag = -1;
@@ -62,6 +64,7 @@ public final class UrlTopicConsumer implements Runnable {
   public UrlTopicConsumer(ClusterTopics topics, Map<String, Object> clientConfig, String nodeId, PartitionOwner owner) {
     this.topics = topics;
     this.owner = owner;
+    this.adminConfig = Map.copyOf(clientConfig);
     Map<String, Object> config = new HashMap<>(clientConfig);
     config.put(ConsumerConfig.GROUP_ID_CONFIG, topics.groupId());
     config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
@@ -77,8 +80,11 @@ public final class UrlTopicConsumer implements Runnable {
 
   @Override
   public void run() {
+    Optional<GroupSilenceWatch> watch = Optional.empty();
     try {
+      Duration pauseAfter = GroupSilenceWatch.pauseAfter(adminConfig, topics.groupId());
       consumer.subscribe(List.of(topics.urls()), new Listener());
+      watch = GroupSilenceWatch.start(consumer, pauseAfter, owner::groupSilent);
       while (!stopped) {
         take(consumer.poll(POLL));
         lag = currentLag();
@@ -88,7 +94,21 @@ public final class UrlTopicConsumer implements Runnable {
         throw e;
       }
     } finally {
-      consumer.close();   // leaves the group: the owner's partitions are revoked first
+      try {
+        closeWatch(watch);
+      } finally {
+        consumer.close();   // leaves the group: the owner's partitions are revoked first
+      }
+    }
+  }
+
+  private static void closeWatch(Optional<GroupSilenceWatch> watch) {
+    if (watch.isPresent()) {
+      try {
+        watch.get().close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

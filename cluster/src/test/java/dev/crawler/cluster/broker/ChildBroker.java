@@ -60,6 +60,23 @@ public final class ChildBroker implements AutoCloseable {
     return process.pid();
   }
 
+  /** SIGSTOP: the broker's process stays, its sockets open, and nothing answers (a network split, to its clients). */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause}: the broker goes on where it stood, its timers late. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
   /** SIGKILL: the broker gets no chance to flush or deregister. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
