@@ -170,6 +170,22 @@ public final class NodePlacement implements CrawlPlacement {
     return "node " + nodeId + ": ";
   }
 
+  /** " | partitions 3, lag 12", then whether fetching is paused and how many partitions were lost. */
+  @Override
+  public String statsTail() {
+    long lag = lag();
+    StringBuilder tail = new StringBuilder(" | partitions ").append(queues.ownedPartitions().size())
+        .append(", lag ").append(lag < 0 ? "?" : Long.toString(lag));
+    if (queues.groupSilent()) {
+      tail.append(", PAUSED: no word from the group");
+    }
+    long lost = lostPartitions();
+    if (lost > 0) {
+      tail.append(", lost ").append(lost);
+    }
+    return tail.toString();
+  }
+
   @Override
   public boolean endsWhenEmpty() {
     return false;

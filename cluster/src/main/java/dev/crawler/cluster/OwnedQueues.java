@@ -583,6 +583,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     return skippedDoneElsewhere.get();
   }
 
+  /** Whether fetching is paused now because the group is silent. */
+  boolean groupSilent() {
+    return groupSilent;
+  }
+
   /** How often fetching paused since the start because the group was silent. */
   long silencePauses() {
     return silencePauses.get();

@@ -219,6 +219,7 @@ final class CrawlAssembly implements AutoCloseable {
       StatsReporter reporter = new StatsReporter(stats, frontier::stats, placement::seenStats, dir.statsJson(),
           config.stats().interval(), InstantSource.system());
       reporter.labelled(placement.label());
+      reporter.endedWith(placement::statsTail);
       opened.push(reporter);
       VisitWatch watch = VisitWatch.NONE;
       if (config.status().listen().isPresent()) {

@@ -46,6 +46,14 @@ public interface CrawlPlacement extends AutoCloseable {
   }
 
   /**
+   * What this crawl's stats lines end with, after the crawl's own figures, as of now: empty here;
+   * on a node, its partitions, their lag and whether it is paused. Must return quickly.
+   */
+  default String statsTail() {
+    return "";
+  }
+
+  /**
    * Starts taking work from outside, once every part of the crawl is open; {@code scope} learns
    * new seeds, and {@code failure} stops the crawl on an error the placement cannot go on from.
    */

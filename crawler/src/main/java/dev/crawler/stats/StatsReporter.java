@@ -39,6 +39,8 @@ public final class StatsReporter implements AutoCloseable {
   private final Path statsJson;
   /** What each logged line starts with: empty, or the node it is of. */
   private volatile String label = "";
+  /** What each logged line ends with: nothing, or the node's partitions and state. */
+  private volatile Supplier<String> tail = () -> "";
   private final Duration interval;
   private final InstantSource clock;
   /** Where this run's rates start: the construction's totals, at the time {@link #start} was called. */
@@ -108,10 +110,15 @@ public final class StatsReporter implements AutoCloseable {
     this.label = Objects.requireNonNull(who, "who");
   }
 
+  /** Ends each stats line with what {@code tail} gives then (" | partitions 3, lag 0"), or nothing for "". */
+  public void endedWith(Supplier<String> tail) {
+    this.tail = Objects.requireNonNull(tail, "tail");
+  }
+
   /** The stats line now, rates over the time since the last report. Does not count as a report. */
   public String line() {
     synchronized (tickLock) {
-      return StatsLine.format(start, previous, sample());
+      return StatsLine.format(start, previous, sample()) + tail.get();
     }
   }
 
@@ -145,7 +152,7 @@ public final class StatsReporter implements AutoCloseable {
   void report() {
     synchronized (tickLock) {
       Sample now = sample();
-      log.info("{}{}", label, StatsLine.format(start, previous, now));
+      log.info("{}{}{}", label, StatsLine.format(start, previous, now), tail.get());
       write(StatsFile.of(start, previous, now));
       previous = now;
     }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -136,6 +137,17 @@ class StatsReporterTest {
     }
 
     assertThat(reporter.line()).startsWith("pages 30 (+30/s, avg 30/s) |"); // t=101, not 30 pages in 101 s
+    reporter.close();
+  }
+
+  @Test
+  void eachLineEndsWithWhatTheTailSaysThen() {
+    StatsReporter reporter = new StatsReporter(new CrawlStats(), null, null, null, Duration.ofHours(1), clock);
+    AtomicInteger owned = new AtomicInteger(3);
+    reporter.endedWith(() -> " | partitions " + owned.get());
+    assertThat(reporter.line()).startsWith("pages 0 ").endsWith(" | partitions 3");
+    owned.set(5);
+    assertThat(reporter.line()).endsWith(" | partitions 5");
     reporter.close();
   }
 
