@@ -164,7 +164,8 @@ public final class KraftBroker implements AutoCloseable {
     }
   }
 
-  private static boolean isBindFailure(Throwable e) {
+  /** Whether {@code e} comes from a listener that could not bind its port (taken by another process). */
+  public static boolean isBindFailure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof java.net.BindException) {
         return true;

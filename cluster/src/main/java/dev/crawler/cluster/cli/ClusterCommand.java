@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
     name = "cluster",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Seed a crawl across machines, show its partitions and owners, or run its demo.",
-    subcommands = {SeedCommand.class, ClusterStatusCommand.class, ClusterDemoCommand.class})
+    description = "Seed a crawl across machines, show its partitions and owners, run its demo, or a broker to try it.",
+    subcommands = {SeedCommand.class, ClusterStatusCommand.class, ClusterDemoCommand.class, ClusterBrokerCommand.class})
 final class ClusterCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -19,7 +19,7 @@ final class ClusterCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommandLine commandLine = spec.commandLine();
-    commandLine.getErr().println("Missing command: seed, status or demo");
+    commandLine.getErr().println("Missing command: seed, status, demo or broker");
     commandLine.usage(commandLine.getErr());
     return dev.crawler.cli.ExitCode.BAD_USAGE;
   }
