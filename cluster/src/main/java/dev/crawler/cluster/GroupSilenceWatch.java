@@ -1,107 +1,91 @@
 package dev.crawler.cluster;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.config.ConfigResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pauses a node's fetching while its consumer hears nothing from the group's coordinator for half
- * the group's session timeout, and resumes it at the next answer. The group gives a silent
- * member's partitions away once the whole session timeout has passed, and the member learns of it
- * only when it is heard again: without this pause a node cut off from the brokers would go on
- * fetching hosts that another node fetches too.
+ * Pauses a node's fetching while its consumer hears nothing from the group's coordinator for
+ * {@link GroupTimeouts#pauseAfter} (half the session), and lets it go on after the next answer.
+ * The group gives a silent member's partitions away once the whole session timeout has passed,
+ * and the member learns of it only when it is heard again: without this pause a node cut off
+ * from the brokers would go on fetching hosts that another node fetches too.
  *
- * <p>Reads the consumer's own {@code heartbeat-total} metric (heartbeats answered) on a thread of
- * its own every {@link #LOOK_EVERY}, so a long rebalance callback on the consumer's thread does
- * not hide a silence.
+ * <p>Reads the consumer's own {@code heartbeat-total} metric (heartbeats answered, errors too) on
+ * a thread of its own every {@link #LOOK_EVERY}, so a long rebalance callback on the consumer's
+ * thread does not hide a silence. The pause ends on the consumer's thread, after a poll that
+ * began once the answer had come ({@link #resumeIfHeard}): an answer that says the node was
+ * fenced runs its lost partitions' callback in that poll, so they stop before fetching resumes.
  */
 final class GroupSilenceWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupSilenceWatch.class);
   static final Duration LOOK_EVERY = Duration.ofMillis(100);
-  /** Kafka's default {@code group.consumer.session.timeout.ms}, if the group's cannot be read. */
-  static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
   private static final String ANSWERED_METRIC = "heartbeat-total";
   private static final String METRIC_GROUP = "consumer-coordinator-metrics";
 
   private final Metric answered;
   private final GroupSilence silence;
-  private final Consumer<Boolean> silent;
+  private final PartitionOwner owner;
   private final Thread thread;
+  /** When an answer ended a pause, for the consumer's thread to resume after; 0 if none is waiting. */
+  private long answeredAt;
+  private boolean paused;
   private volatile boolean closed;
 
-  private GroupSilenceWatch(Metric answered, Duration pauseAfter, Consumer<Boolean> silent) {
+  private GroupSilenceWatch(Metric answered, Duration pauseAfter, PartitionOwner owner) {
     this.answered = answered;
     this.silence = new GroupSilence(pauseAfter, System.nanoTime());
-    this.silent = silent;
+    this.owner = owner;
     this.thread = Thread.ofPlatform().daemon().name("group-silence-watch").unstarted(this::watch);
   }
 
-  /**
-   * Starts watching {@code consumer}; empty (with a warning) if its client has no heartbeat count.
-   *
-   * @param silent told {@code true} when fetching should pause, {@code false} when it may go on
-   */
-  static Optional<GroupSilenceWatch> start(KafkaConsumer<?, ?> consumer, Duration pauseAfter, Consumer<Boolean> silent) {
+  /** Starts watching {@code consumer}; empty (with a warning) if its client has no usable heartbeat count. */
+  static Optional<GroupSilenceWatch> start(KafkaConsumer<?, ?> consumer, Duration pauseAfter, PartitionOwner owner) {
     Optional<? extends Metric> metric = consumer.metrics().entrySet().stream()
         .filter(e -> e.getKey().name().equals(ANSWERED_METRIC) && e.getKey().group().equals(METRIC_GROUP))
         .map(Map.Entry::getValue).findFirst();
-    if (metric.isEmpty()) {
+    if (metric.isEmpty() || count(metric.get()) < 0) {
       log.warn("This Kafka client has no {} metric: the node will not pause by itself when it cannot reach the "
           + "group, so a network split may let two nodes fetch one host until it ends", ANSWERED_METRIC);
       return Optional.empty();
     }
-    GroupSilenceWatch watch = new GroupSilenceWatch(metric.get(), pauseAfter, silent);
+    GroupSilenceWatch watch = new GroupSilenceWatch(metric.get(), pauseAfter, owner);
     watch.thread.start();
     return Optional.of(watch);
   }
 
-  /**
-   * Half the group's session timeout ({@code consumer.session.timeout.ms} of the group, which
-   * falls back to the brokers' {@code group.consumer.session.timeout.ms}), or half of Kafka's
-   * default if it cannot be read.
-   */
-  static Duration pauseAfter(Map<String, Object> clientConfig, String groupId) {
-    ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, groupId);
-    try (Admin admin = Admin.create(clientConfig)) {
-      Config config = admin.describeConfigs(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group);
-      ConfigEntry entry = config == null ? null : config.get("consumer.session.timeout.ms");
-      if (entry != null && entry.value() != null) {
-        return Duration.ofMillis(Long.parseLong(entry.value())).dividedBy(2);
-      }
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
-      log.info("The group's session timeout could not be read ({}): a node pauses after {} without word from it",
-          e.toString(), DEFAULT_SESSION_TIMEOUT.dividedBy(2));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  /** The answered heartbeats so far; -1 if the metric gives no count. */
+  private static double count(Metric metric) {
+    Object value = metric.metricValue();
+    if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
+      return n.doubleValue();
     }
-    return DEFAULT_SESSION_TIMEOUT.dividedBy(2);
+    return -1;
+  }
+
+  /**
+   * On the consumer's thread after each poll: ends a pause whose answer came before that poll
+   * began, so the poll has run whatever that answer set off (a fenced member's lost partitions).
+   */
+  synchronized void resumeIfHeard(long pollStartedNanos) {
+    if (paused && answeredAt != 0 && answeredAt - pollStartedNanos <= 0) {
+      paused = false;
+      answeredAt = 0;
+      log.info("The group's coordinator answers again: this node fetches again");
+      owner.groupSilent(false);
+    }
   }
 
   private void watch() {
     while (!closed) {
-      long now = System.nanoTime();
-      GroupSilence.Change change = silence.observe(((Number) answered.metricValue()).doubleValue(), now);
-      if (change == GroupSilence.Change.PAUSE) {
-        log.warn("No word from the group's coordinator for {} s: this node stops starting fetches, since the group "
-            + "may give its partitions to another node soon. It goes on when the coordinator answers; if this "
-            + "lasts, check the network between this node and the brokers", silence.silence(now).toSeconds());
-        silent.accept(true);
-      } else if (change == GroupSilence.Change.RESUME) {
-        log.info("The group's coordinator answers again: this node fetches again");
-        silent.accept(false);
+      try {
+        look();
+      } catch (RuntimeException e) {
+        log.error("The watch on the group's heartbeats failed ({}); it looks again", e.toString());
       }
       try {
         Thread.sleep(LOOK_EVERY);
@@ -111,10 +95,36 @@ final class GroupSilenceWatch implements AutoCloseable {
     }
   }
 
+  private synchronized void look() {
+    long now = System.nanoTime();
+    double count = count(answered);
+    if (count < 0) {
+      return;
+    }
+    GroupSilence.Change change = silence.observe(count, now);
+    if (change == GroupSilence.Change.PAUSE) {
+      answeredAt = 0;
+      if (!paused) {
+        paused = true;
+        log.warn("No word from the group's coordinator for {} s: this node stops starting fetches, since the group "
+            + "may give its partitions to another node soon. It goes on when the coordinator answers; if this "
+            + "lasts, check the network between this node and the brokers", silence.silence(now).toSeconds());
+        owner.groupSilent(true);
+      }
+    } else if (change == GroupSilence.Change.RESUME) {
+      answeredAt = now == 0 ? 1 : now;
+    }
+  }
+
+  /** Stops the watch; a pause in effect stays. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     closed = true;
     thread.interrupt();
-    thread.join();
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 /**
  * What a node does with the partitions the crawl's group gives it: the per-partition state
  * (URL-seen filter and store, frontier group) that a {@link UrlTopicConsumer} feeds. All calls
- * but {@link #groupSilent} come from the consumer's one thread.
+ * but {@link #groupSilent}{@code (true)} come from the consumer's one thread.
  */
 public interface PartitionOwner {
   /**
@@ -54,7 +54,8 @@ public interface PartitionOwner {
   /**
    * The node has heard nothing from the group for a good part of its session ({@code true}), or
    * hears from it again ({@code false}): stop starting fetches meanwhile, for the group may give
-   * the partitions away without a hand-over. Called from a thread of its own, not the consumer's.
+   * the partitions away without a hand-over. {@code true} comes from the watch's own thread,
+   * {@code false} from the consumer's, after a poll that ran whatever the group's answer set off.
    */
   default void groupSilent(boolean silent) {}
 }

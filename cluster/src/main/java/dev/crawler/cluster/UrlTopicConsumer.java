@@ -82,11 +82,13 @@ public final class UrlTopicConsumer implements Runnable {
   public void run() {
     Optional<GroupSilenceWatch> watch = Optional.empty();
     try {
-      Duration pauseAfter = GroupSilenceWatch.pauseAfter(adminConfig, topics.groupId());
+      Duration pauseAfter = GroupTimeouts.read(adminConfig, topics.groupId()).pauseAfter();
       consumer.subscribe(List.of(topics.urls()), new Listener());
-      watch = GroupSilenceWatch.start(consumer, pauseAfter, owner::groupSilent);
+      watch = GroupSilenceWatch.start(consumer, pauseAfter, owner);
       while (!stopped) {
+        long pollStarted = System.nanoTime();
         take(consumer.poll(POLL));
+        watch.ifPresent(w -> w.resumeIfHeard(pollStarted));
         lag = currentLag();
       }
     } catch (WakeupException e) {
@@ -95,19 +97,9 @@ public final class UrlTopicConsumer implements Runnable {
       }
     } finally {
       try {
-        closeWatch(watch);
-      } finally {
         consumer.close();   // leaves the group: the owner's partitions are revoked first
-      }
-    }
-  }
-
-  private static void closeWatch(Optional<GroupSilenceWatch> watch) {
-    if (watch.isPresent()) {
-      try {
-        watch.get().close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      } finally {
+        watch.ifPresent(GroupSilenceWatch::close);   // after: a close that cannot reach the group pauses too
       }
     }
   }
