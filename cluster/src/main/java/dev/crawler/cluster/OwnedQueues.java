@@ -288,18 +288,32 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         }
       }
     }
-    done.flush();   // the next owner's replay must see what this one completed
-    Owed owed = revoked ? owed(o) : null;
+    // Cut off from the group (a stop while the brokers are out of reach): each step below would
+    // wait a minute or more for them. The partition leaves as a lost one, and its next owner holds
+    // each of its hosts the longest delay.
+    boolean cutOff = groupSilent;
+    if (cutOff && revoked) {
+      log.warn("Partition {} leaves while this node hears nothing from the group: its completions are not flushed "
+          + "nor read back, and what its hosts still wait is not handed over", partition);
+    }
+    if (!cutOff) {
+      done.flush();   // the next owner's replay must see what this one completed
+    }
+    Owed owed = revoked && !cutOff ? owed(o) : null;
     o.calls.writeLock().lock();
     try {
       o.closed = true;
       owned.remove(partition);
       leases.values().removeIf(v -> v == o);
-      states.revoked(partition);
+      if (revoked && !groupSilent) {
+        states.revoked(partition);
+      } else {
+        states.lost(partition);
+      }
     } finally {
       o.calls.writeLock().unlock();
     }
-    if (owed != null) {
+    if (owed != null && !groupSilent) {
       try {
         // After the state's close: its checkpoint then stands at the end of the done records.
         handOvers.write(partition, o.state.checkpoint().done(), owed.everyHostMillis(), owed.hosts());

@@ -1,5 +1,6 @@
 package dev.crawler.cluster;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * batch, so what it took survives this node's kill. Thread-safe, as Kafka's producer is.
  */
 final class QueueKeyedProducer implements AutoCloseable {
+  static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
   private final ClusterTopics topics;
   private final KafkaProducer<String, byte[]> producer;
 
@@ -142,8 +144,13 @@ final class QueueKeyedProducer implements AutoCloseable {
     return values;
   }
 
+  /**
+   * Waits for the records sent to reach the broker, up to {@link #CLOSE_TIMEOUT}: a node that
+   * stops while the brokers are out of reach drops the rest. Their leases never ended, so their
+   * URLs stay queued, and a done record lost means at most a page fetched again.
+   */
   @Override
   public void close() {
-    producer.close();
+    producer.close(CLOSE_TIMEOUT);
   }
 }
