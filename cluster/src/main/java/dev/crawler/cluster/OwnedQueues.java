@@ -217,7 +217,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
         leasing.remove(o);
       }
     }
-    long deadline = System.nanoTime() + handOverBound.toNanos();
+    boolean cutOff = groupSilent;
+    if (cutOff && !partitions.isEmpty()) {
+      log.warn("Partition(s) {} leave while this node hears nothing from the group: their completions are not "
+          + "flushed nor read back, and what their hosts still wait is not handed over (the next owner holds each "
+          + "host the longest delay)", partitions.stream().sorted().toList());
+    }
+    // Cut off, a completion under way waits for the brokers too: the wait is a lost partition's.
+    long deadline = System.nanoTime() + (cutOff ? LOST_BOUND : handOverBound).toNanos();
     for (int p : partitions) {
       handOver(p, true, deadline);
     }
@@ -292,10 +299,6 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     // wait a minute or more for them. The partition leaves as a lost one, and its next owner holds
     // each of its hosts the longest delay.
     boolean cutOff = groupSilent;
-    if (cutOff && revoked) {
-      log.warn("Partition {} leaves while this node hears nothing from the group: its completions are not flushed "
-          + "nor read back, and what its hosts still wait is not handed over", partition);
-    }
     if (!cutOff) {
       done.flush();   // the next owner's replay must see what this one completed
     }
