@@ -205,6 +205,9 @@ public final class Fetcher implements AutoCloseable {
         }
         return exchange.answered();
       }
+    } catch (RequestRefused e) {
+      call.cancel();   // nothing was written: the hook runs before the request's first byte
+      return exchange.failed(new FetchFailure(FetchStatus.IO_ERROR, "request called off: " + e.getMessage()), null);
     } catch (RuntimeException e) {
       // OkHttp has thrown unchecked exceptions on odd server input before; the crawl must go on.
       log.warn("Unexpected {} fetching {}: {}; recorded as IO_ERROR, please report it",

@@ -25,11 +25,14 @@ final class Fetch implements VisitStage {
   public Step apply(Visit visit) {
     String url = visit.url().url();
     HttpUrl httpUrl = visit.url().httpUrl();
-    Runnable startRequest = () -> turns.await(visit);
+    Runnable startRequest = () -> turns.awaitOrRefuse(visit);
     FetchResult result = followSitemaps && SitemapReader.isGzipSitemapUrl(url)
         ? fetcher.fetchAnyType(httpUrl, startRequest) : fetcher.fetch(httpUrl, startRequest);
     if (visit.aborted()) {
       return Step.LEAVE_OPEN;   // cut short by a stop: nothing recorded, the lease returns on resume
+    }
+    if (visit.refused()) {
+      return Step.Done.putBack();   // called off before its first byte: it comes back under its queue's new rules
     }
     visit.result(result);
     return Step.NEXT;

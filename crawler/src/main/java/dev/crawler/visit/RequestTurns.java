@@ -1,5 +1,6 @@
 package dev.crawler.visit;
 
+import dev.crawler.fetch.RequestRefused;
 import dev.crawler.frontier.HostQueues;
 
 /**
@@ -22,6 +23,24 @@ final class RequestTurns {
    * then discards what it brings.
    */
   void await(Visit visit) {
+    awaitTurn(visit);
+  }
+
+  /**
+   * As {@link #await}, then calls the page's request off ({@link RequestRefused}) if its queue may
+   * no longer send it: the wait may have been long (a host's delay after its robots.txt), and
+   * meanwhile a cluster node may have lost the queue's partition or its group. The visit is marked
+   * refused, and its URL goes back to its queue.
+   */
+  void awaitOrRefuse(Visit visit) {
+    awaitTurn(visit);
+    if (!visit.aborted() && !frontier.mayRequest(visit.lease())) {
+      visit.refuse();
+      throw new RequestRefused("its queue may no longer send it");
+    }
+  }
+
+  private void awaitTurn(Visit visit) {
     try {
       if (visit.requestsSent() > 0) {
         Thread.sleep(visit.lease().hostDelay());

@@ -19,6 +19,7 @@ public final class Visit {
   private boolean robotsJustFetched;
   private FetchResult result;
   private int requestsSent;
+  private boolean refused;
 
   Visit(Lease lease, BooleanSupplier aborted) {
     this.lease = lease;
@@ -38,6 +39,15 @@ public final class Visit {
   /** True once the crawl's stop has cut work in flight short: what is learnt now is not to be recorded. */
   public boolean aborted() {
     return aborted.getAsBoolean();
+  }
+
+  /** True once its request was called off before its first byte ({@link RequestTurns#awaitOrRefuse}). */
+  boolean refused() {
+    return refused;
+  }
+
+  void refuse() {
+    refused = true;
   }
 
   /** The host's robots.txt rules, once {@link RobotsCheck} has them. */

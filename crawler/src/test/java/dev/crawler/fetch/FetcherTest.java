@@ -174,6 +174,21 @@ class FetcherTest {
   }
 
   @Test
+  void aStartHookThatRefusesCallsTheRequestOffBeforeItsFirstByte() throws InterruptedException {
+    server.enqueue(html(200, "never asked for"));
+
+    FetchResult result = fetcher().fetch(url("/"), () -> {
+      throw new RequestRefused("its queue may no longer send it");
+    });
+
+    assertThat(result.status()).isEqualTo(FetchStatus.IO_ERROR);
+    assertThat(result.cause()).contains("request called off");
+    assertThat(server.takeRequest(300, TimeUnit.MILLISECONDS)).as("the request the server saw").isNull();
+    FetchResult next = fetcher().fetch(url("/"));
+    assertThat(next.httpStatus()).as("the next request, after one called off").isEqualTo(200);
+  }
+
+  @Test
   void aRedirectWithoutLocationHasNone() {
     server.enqueue(new MockResponse.Builder().code(302).build());
 
