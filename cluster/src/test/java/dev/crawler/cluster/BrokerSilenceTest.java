@@ -68,6 +68,7 @@ class BrokerSilenceTest {
         while (site.requests().size() < expected.size() / 3 && System.nanoTime() < deadline) {
           Thread.sleep(20);
         }
+        assertThat(site.requests().size()).as("requests before the silence").isGreaterThanOrEqualTo(expected.size() / 3);
         broker.pause();
         silentFrom = System.nanoTime();
         try {
