@@ -170,6 +170,25 @@ public final class NodePlacement implements CrawlPlacement {
     return "node " + nodeId + ": ";
   }
 
+  /** The node's share of the crawl, and whether it is cut off, for {@code /metrics}. */
+  @Override
+  public List<CrawlStatus.LiveGauge> gauges() {
+    return List.of(
+        new CrawlStatus.LiveGauge("crawler.cluster.partitions.owned", "Partitions this node owns now",
+            () -> queues.ownedPartitions().size()),
+        new CrawlStatus.LiveGauge("crawler.cluster.lag.records",
+            "URL records of this node's partitions not taken yet, as of its last poll (NaN if unknown)",
+            () -> lag() < 0 ? Double.NaN : lag()),
+        new CrawlStatus.LiveGauge("crawler.cluster.paused",
+            "1 while this node has heard nothing from its group for long enough to stop fetching, else 0",
+            () -> queues.groupSilent() ? 1 : 0),
+        new CrawlStatus.LiveGauge("crawler.cluster.partitions.lost",
+            "Partitions the group took from this node without a hand-over since it started",
+            () -> lostPartitions()),
+        new CrawlStatus.LiveGauge("crawler.cluster.silence.pauses",
+            "Times this node paused its fetching since it started, the group silent", () -> silencePauses()));
+  }
+
   /** " | partitions 3, lag 12", then whether fetching is paused and how many partitions were lost. */
   @Override
   public String statsTail() {

@@ -225,6 +225,7 @@ final class CrawlAssembly implements AutoCloseable {
       if (config.status().listen().isPresent()) {
         CrawlStatus status = startStatus(config, dir, placement.nativeMemory());
         opened.push(status);
+        status.register(placement.gauges());
         reporter.publishTo(status.reports());
         watch = status.watch();
       }

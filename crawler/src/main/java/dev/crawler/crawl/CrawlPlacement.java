@@ -8,6 +8,7 @@ import dev.crawler.stats.CrawlStats;
 import dev.crawler.status.CrawlStatus;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -43,6 +44,11 @@ public interface CrawlPlacement extends AutoCloseable {
   /** What this crawl's stats lines start with, for several in one log: empty here, the node's name on a node. */
   default String label() {
     return "";
+  }
+
+  /** Figures of this placement for the status page's {@code /metrics}: none here; a node's partitions on a node. */
+  default List<CrawlStatus.LiveGauge> gauges() {
+    return List.of();
   }
 
   /**

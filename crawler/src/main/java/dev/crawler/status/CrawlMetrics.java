@@ -171,6 +171,18 @@ final class CrawlMetrics implements VisitWatch, AutoCloseable {
     gauge(name, unit, description, r -> r.seen() == null ? Double.NaN : value.applyAsDouble(r.seen()));
   }
 
+  /** A gauge read at each scrape; a reading that fails is NaN, not a failed scrape. */
+  void live(CrawlStatus.LiveGauge g) {
+    Gauge.builder(g.name(), g.value(), v -> {
+      try {
+        return v.getAsDouble();
+      } catch (RuntimeException e) {
+        return Double.NaN;
+      }
+    }).strongReference(true)   // the placement keeps no other reference to its suppliers
+        .description(g.description()).register(registry);
+  }
+
   private void live(String name, String description, LongSupplier bytes) {
     Gauge.builder(name, bytes, b -> {
       long v = b.getAsLong();

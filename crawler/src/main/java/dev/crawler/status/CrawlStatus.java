@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,9 @@ public final class CrawlStatus implements AutoCloseable {
   public record NativeMemory(LongSupplier frontierBlockCache, LongSupplier frontierMemtables,
       LongSupplier seenStore) {}
 
+  /** A figure of the crawl's placement read at each scrape, as a gauge of {@code /metrics}. */
+  public record LiveGauge(String name, String description, DoubleSupplier value) {}
+
   private CrawlStatus(ListenAddress at, About about, NativeMemory memory, Path addressFile) throws IOException {
     this.hosts = new HostBoard(about.suspendAfter());
     this.metrics = new CrawlMetrics(report, new CrawlMetrics.NativeMemory(memory.frontierBlockCache(),
@@ -75,6 +80,11 @@ public final class CrawlStatus implements AutoCloseable {
     CrawlStatus status = new CrawlStatus(at, about, memory, addressFile);
     log.info("Status page on {} (metrics at {}metrics)", status.url, status.url);
     return status;
+  }
+
+  /** Adds {@code gauges} to {@code /metrics}, read at each scrape. */
+  public void register(List<LiveGauge> gauges) {
+    gauges.forEach(metrics::live);
   }
 
   /** The page's address, such as {@code http://127.0.0.1:9477/}. */
