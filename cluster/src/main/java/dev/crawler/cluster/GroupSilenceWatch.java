@@ -27,17 +27,18 @@ final class GroupSilenceWatch implements AutoCloseable {
   private static final String ANSWERED_METRIC = "heartbeat-total";
   private static final String METRIC_GROUP = "consumer-coordinator-metrics";
 
-  private final Metric answered;
+  private final Metric answers;
   private final GroupSilence silence;
   private final PartitionOwner owner;
   private final Thread thread;
-  /** When an answer ended a pause, for the consumer's thread to resume after; 0 if none is waiting. */
+  /** Whether an answer came during the pause, and when: the consumer's thread resumes after it. */
+  private boolean answered;
   private long answeredAt;
   private boolean paused;
   private volatile boolean closed;
 
-  private GroupSilenceWatch(Metric answered, Duration pauseAfter, PartitionOwner owner) {
-    this.answered = answered;
+  private GroupSilenceWatch(Metric answers, Duration pauseAfter, PartitionOwner owner) {
+    this.answers = answers;
     this.silence = new GroupSilence(pauseAfter, System.nanoTime());
     this.owner = owner;
     this.thread = Thread.ofPlatform().daemon().name("group-silence-watch").unstarted(this::watch);
@@ -72,9 +73,9 @@ final class GroupSilenceWatch implements AutoCloseable {
    * began, so the poll has run whatever that answer set off (a fenced member's lost partitions).
    */
   synchronized void resumeIfHeard(long pollStartedNanos) {
-    if (paused && answeredAt != 0 && answeredAt - pollStartedNanos <= 0) {
+    if (paused && answered && answeredAt - pollStartedNanos <= 0) {
       paused = false;
-      answeredAt = 0;
+      answered = false;
       log.info("The group's coordinator answers again: this node fetches again");
       owner.groupSilent(false);
     }
@@ -97,13 +98,13 @@ final class GroupSilenceWatch implements AutoCloseable {
 
   private synchronized void look() {
     long now = System.nanoTime();
-    double count = count(answered);
+    double count = count(answers);
     if (count < 0) {
       return;
     }
     GroupSilence.Change change = silence.observe(count, now);
     if (change == GroupSilence.Change.PAUSE) {
-      answeredAt = 0;
+      answered = false;
       if (!paused) {
         paused = true;
         log.warn("No word from the group's coordinator for {} s: this node stops starting fetches, since the group "
@@ -112,7 +113,8 @@ final class GroupSilenceWatch implements AutoCloseable {
         owner.groupSilent(true);
       }
     } else if (change == GroupSilence.Change.RESUME) {
-      answeredAt = now == 0 ? 1 : now;
+      answered = true;
+      answeredAt = now;
     }
   }
 

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.cluster.broker.BrokerLayout;
 import dev.crawler.cluster.broker.ChildBroker;
-import dev.crawler.config.CrawlConfig;
-import dev.crawler.crawl.CrawlEnvironment;
 import dev.crawler.demo.DemoHost;
 import dev.crawler.demo.DemoSite;
-import dev.crawler.demo.DemoSiteSpec;
 import dev.crawler.demo.RequestLog;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,14 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * group may give its partitions away after the whole session), and go on afterwards: the site's
  * request log shows no request started from then until the broker answers again, where the same
  * stretch before the silence, and the silence's first seconds, have some. Then the crawl ends with
- * every page requested, twice at most {@link #BOUND} (should the members' sessions expire, their
- * leases out come back).
+ * every page requested, twice at most {@link BrokerOutageCrawl#BOUND} (should the members'
+ * sessions expire, their leases out come back).
  */
 class BrokerSilenceTest {
-  private static final int PARTITIONS = 4;
-  private static final int NODES = 2;
-  private static final int WORKERS = 8;
-  private static final int BOUND = NODES * 2 * WORKERS;
   /** The test broker's group.consumer.session.timeout.ms is 6 s, so a node pauses after 3 s. */
   private static final Duration PAUSE_AFTER = Duration.ofSeconds(3);
   private static final Duration SILENCE = Duration.ofSeconds(9);
@@ -41,34 +34,16 @@ class BrokerSilenceTest {
 
   @Test
   void nodesStopRequestingWhileTheGroupIsSilentAndGoOnAfter(@TempDir Path dir) throws Exception {
-    List<DemoHost> hosts = new ArrayList<>(DemoSiteSpec.demo().hosts());
-    for (int i = 1; i <= 6; i++) {
-      hosts.add(DemoHost.plain("site-" + i + ".example.com", 60));
-    }
+    List<DemoHost> hosts = BrokerOutageCrawl.hosts(60);
     BrokerLayout layout = BrokerLayout.fresh(dir.resolve("broker"));
-    try (DemoSite site = DemoSite.start(new DemoSiteSpec(hosts))) {
-      for (DemoHost h : hosts) {
-        site.answerAfter(h.name(), Duration.ofMillis(60));
-      }
-      Set<String> expected = site.expectedFetches(h -> h.endsWith(".example.com"));
+    try (DemoSite site = BrokerOutageCrawl.site(hosts)) {
+      Set<String> expected = BrokerOutageCrawl.expected(site);
       long silentFrom;
       long silentUntil;
       List<Long> pauses = new ArrayList<>();
-      try (ChildBroker broker = ChildBroker.start(layout); LocalNodes nodes = new LocalNodes(PARTITIONS)) {
-        List<CrawlConfig> configs = new ArrayList<>();
-        for (int i = 1; i <= NODES; i++) {
-          CrawlConfig config = DemoCluster.nodeConfig(dir.resolve("n" + i), layout.bootstrapServers(), "silent",
-              PARTITIONS, "n" + i);
-          configs.add(config);
-          nodes.start(config, CrawlEnvironment.standard().withDns(site.dns()));
-        }
-        nodes.awaitSettled(Duration.ofSeconds(90));
-        ClusterSeeds.add(configs.get(0), site.seeds(), "the test site");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (site.requests().size() < expected.size() / 3 && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        assertThat(site.requests().size()).as("requests before the silence").isGreaterThanOrEqualTo(expected.size() / 3);
+      try (ChildBroker broker = ChildBroker.start(layout);
+          LocalNodes nodes = new LocalNodes(BrokerOutageCrawl.PARTITIONS)) {
+        BrokerOutageCrawl.startAndCrawlAThird(nodes, dir, layout.bootstrapServers(), "silent", site);
         broker.pause();
         silentFrom = System.nanoTime();
         try {
@@ -90,7 +65,7 @@ class BrokerSilenceTest {
       System.out.printf("broker silence test: requests started in the %.1f s before the silence %d, in its first "
           + "%d s %d, from then until it ended %d; pauses a node %s; pages requested twice %d (bound %d)%n",
           window / 1e9, sameTimeBefore, PAUSE_AFTER.toSeconds(), beforePause, whilePaused, pauses,
-          crawled.twice().size(), BOUND);
+          crawled.twice().size(), BrokerOutageCrawl.BOUND);
       // Controls: the check sees requests where there are some, and the nodes do go on requesting in a silence
       // until they pause (links waiting for the broker's acknowledgement hold most hosts' queues, not all).
       assertThat(sameTimeBefore).as("control: requests started in as long a stretch just before the silence")
@@ -99,14 +74,7 @@ class BrokerSilenceTest {
       assertThat(whilePaused).as("requests started from " + PAUSE_AFTER.plus(SLACK).toMillis()
           + " ms into the silence until it ended").isZero();
       assertThat(pauses).as("times each node paused").allMatch(n -> n >= 1);
-      assertThat(crawled.missed()).as("pages never requested").isEmpty();
-      assertThat(crawled.twice().size()).as("pages requested twice: " + crawled.twice().keySet())
-          .isLessThanOrEqualTo(BOUND);
-      for (DemoHost h : hosts) {
-        assertThat(log.maxConcurrent(h.name())).as("requests at once to " + h.name()).isLessThanOrEqualTo(1);
-      }
-      assertThat(log.minGap("slow.example.com")).as(CrawledOnce.shortestRest(log, "slow.example.com"))
-          .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+      BrokerOutageCrawl.assertCrawledPolitely(log, expected, hosts);
     }
   }
 
