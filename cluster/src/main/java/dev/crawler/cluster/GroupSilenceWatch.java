@@ -81,6 +81,11 @@ final class GroupSilenceWatch implements AutoCloseable {
     }
   }
 
+  /** Whether fetching is paused now: the group has not been heard for long enough. */
+  synchronized boolean paused() {
+    return paused;
+  }
+
   private void watch() {
     while (!closed) {
       try {

@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  */
 final class OwnedQueues implements HostQueues, PartitionOwner {
   private static final Logger log = LoggerFactory.getLogger(OwnedQueues.class);
-  /** How long a worker sleeps when no owned queue is ready: a host's delay passing wakes nobody. */
   /** How long a lost partition waits for its fetches under way: the group is moving on without it. */
   private static final Duration LOST_BOUND = Duration.ofSeconds(10);
+  /** How long a worker sleeps when no owned queue is ready: a host's delay passing wakes nobody. */
   private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
   /**
    * The longest hand-over hold a worker sleeps before a request ({@link #startRequest}); a longer

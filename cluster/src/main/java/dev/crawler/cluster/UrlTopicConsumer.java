@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -55,6 +57,11 @@ public final class UrlTopicConsumer implements Runnable {
   /** Records of the owned partitions not taken yet, as of the last poll; -1 before the first. */
   private volatile long lag = -1;
   private volatile boolean commitFailing;
+  /**
+   * The partitions given and not yet revoked or lost, as the callbacks told them (the consumer's
+   * thread only): a close after leaving may call the lost callback with partitions already revoked.
+   */
+  private final Set<Integer> held = new HashSet<>();
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
@@ -97,10 +104,32 @@ public final class UrlTopicConsumer implements Runnable {
       }
     } finally {
       try {
-        consumer.close();   // leaves the group: the owner's partitions are revoked first
+        leave(watch);
       } finally {
         watch.ifPresent(GroupSilenceWatch::close);   // after: a close that cannot reach the group pauses too
       }
+    }
+  }
+
+  /**
+   * Leaves the group, the owner's partitions revoked first, then closes the consumer. Leaving
+   * before closing lets an assignment still on its way run its callback and be revoked like the
+   * rest; a close alone fails it, and the client logs that as an error with its stack trace. Cut
+   * off from the group, the leave would wait a minute for it: the close alone then, whose
+   * partitions leave as lost ones.
+   */
+  private void leave(Optional<GroupSilenceWatch> watch) {
+    if (watch.map(GroupSilenceWatch::paused).orElse(false)) {
+      consumer.close();
+      return;
+    }
+    try {
+      consumer.unsubscribe();
+    } catch (RuntimeException e) {
+      log.warn("Leaving the group failed ({}): the node closes its consumer, and the group gives its partitions "
+          + "away once its session has expired", e.toString());
+    } finally {
+      consumer.close();
     }
   }
 
@@ -169,6 +198,7 @@ public final class UrlTopicConsumer implements Runnable {
       owner.assigning(partitions.stream().map(TopicPartition::partition).toList());
       for (TopicPartition tp : partitions) {
         OptionalLong checkpoint = owner.assigned(tp.partition());
+        held.add(tp.partition());
         if (checkpoint.isPresent()) {
           consumer.seek(tp, checkpoint.getAsLong());
         } else {
@@ -206,19 +236,22 @@ public final class UrlTopicConsumer implements Runnable {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
       // Every record polled so far was taken and committed before this poll: nothing is pending.
-      owner.revokedAll(partitions.stream().map(TopicPartition::partition).toList());
+      List<Integer> leaving = partitions.stream().map(TopicPartition::partition).toList();
+      owner.revokedAll(leaving);
+      held.removeAll(leaving);
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
-      if (!partitions.isEmpty()) {
+      List<Integer> lost = partitions.stream().map(TopicPartition::partition).filter(held::contains).sorted().toList();
+      if (!lost.isEmpty()) {
         log.warn("Lost partition(s) {}: the group stopped hearing from this node (a long pause, or the broker out of "
             + "reach) and may have given them to another node already; fetches under way here end, and a page or "
-            + "two may be fetched twice. If this repeats, look for long GC pauses or a starved machine",
-            partitions.stream().map(TopicPartition::partition).sorted().toList());
+            + "two may be fetched twice. If this repeats, look for long GC pauses or a starved machine", lost);
       }
-      for (TopicPartition tp : partitions) {
-        owner.lost(tp.partition());
+      for (int p : lost) {
+        owner.lost(p);
+        held.remove(p);
       }
     }
   }

@@ -1,8 +1,15 @@
 package dev.crawler.cluster;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 /** Waits on a crawl's group as the brokers see it, for tests whose nodes are not all in this JVM. */
 final class ClusterWaits {
@@ -19,7 +26,7 @@ final class ClusterWaits {
       ClusterStatus.Crawl status;
       try {
         status = ClusterStatus.read(topics, clients, Duration.ofSeconds(10));
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         Thread.sleep(250);   // the topics are not made yet: the first node makes them as it joins
         continue;
       }
@@ -51,6 +58,21 @@ final class ClusterWaits {
         }
       }
     });
-    return where.toString();
+    return where.toString() + everyThread();
+  }
+
+  /**
+   * Every thread of this JVM, virtual ones too (a worker or a completion is one), as the JDK's
+   * thread dump writes them: what a stall waits on, when a test's wait passes its bound.
+   */
+  static String everyThread() {
+    try {
+      Path file = Files.createTempDirectory("threads").resolve("dump.txt");
+      ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+          .dumpThreads(file.toString(), ThreadDumpFormat.TEXT_PLAIN);
+      return "\nevery thread (" + file + "):\n" + Files.readString(file);
+    } catch (IOException | RuntimeException e) {
+      return "\n(no thread dump: " + e + ")";
+    }
   }
 }

@@ -59,7 +59,7 @@ class PartitionMovesTest {
         throw e;
       });
       for (int i = 0; i < WORKERS; i++) {
-        workers.add(Thread.ofVirtual().start(this::work));
+        workers.add(Thread.ofVirtual().name("worker-" + id + "-" + i).start(this::work));
       }
     }
 
@@ -206,6 +206,9 @@ class PartitionMovesTest {
     while (fetchCount.get() < target && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
-    assertThat(fetchCount.get()).as("fetches so far").isGreaterThanOrEqualTo(target);
+    if (fetchCount.get() < target) {
+      throw new AssertionError("fetches so far " + fetchCount.get() + ", expected " + target + " within 60 s"
+          + ClusterWaits.everyThread());
+    }
   }
 }
