@@ -76,8 +76,7 @@ public final class NodePlacement implements CrawlPlacement {
       PendingLinks pending = new PendingLinks();
       this.recentLinks = new RecentLinks(urls, pending, RECENT_LINKS, stats);
       this.done = new DoneTopicProducer(producer);
-      this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), new PartitionReplay(topics, clients),
-          stats));
+      this.states = push(new PartitionStates(crawlFolder, partitionOptions(config), topics, clients, stats));
       HandOverTopic handOvers = push(new HandOverTopic(producer, clients));
       this.queues = new OwnedQueues(states, done, pending, topics.partitions(), HAND_OVER_BOUND, handOvers,
           CrawlSetup.frontier(config), this::seedsTaken);

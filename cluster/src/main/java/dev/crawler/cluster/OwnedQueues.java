@@ -58,7 +58,12 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   private static final class Owned {
     final PartitionState state;
     final RecentEnds ends;
-    final HandOverHolds holds;
+    /** Set once its done records are read (see {@link #ready}); nothing is leased before. */
+    volatile HandOverHolds holds = HandOverHolds.NONE;
+    /** Completes once it leases (or has left): its done records are read and its holds are known. */
+    final CompletableFuture<Void> ready = new CompletableFuture<>();
+    /** Set once it leases; a partition that leaves first hands nothing over. Guarded by this. */
+    boolean leased;
     volatile boolean leasing = true;
     /** Set under the write lock once the state is closed: every later call of it is dropped. */
     boolean closed;
@@ -68,10 +73,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     /** Calls into the state's frontier hold it shared; closing holds it alone. */
     final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
 
-    Owned(PartitionState state, RecentEnds ends, HandOverHolds holds) {
+    Owned(PartitionState state, RecentEnds ends) {
       this.state = state;
       this.ends = ends;
-      this.holds = holds;
     }
   }
 
@@ -143,41 +147,78 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     }
   }
 
+  /**
+   * Opens the partition; it leases once its done records are read (beside the consumer's polls),
+   * each host held what its last owner handed over, from now.
+   */
   @Override
   public OptionalLong assigned(int partition) {
     long takenAt = handedOver.containsKey(partition) ? assigningAt : System.nanoTime();
+    LastHandOver last = lastHandOver(partition);
     OptionalLong from = states.assigned(partition);
     PartitionState state = states.state(partition).orElseThrow();
-    Owned o = new Owned(state, new RecentEnds(longestDelayMillis), holdsOf(state, takenAt));
+    Owned o = new Owned(state, new RecentEnds(longestDelayMillis));
     owned.put(partition, o);
-    leasing.add(o);
-    wakeWorkers();
+    states.ready(partition).whenComplete((caughtUp, failed) -> startLeasing(o, last, takenAt));
     return from;
+  }
+
+  @Override
+  public CompletableFuture<Void> ready(int partition) {
+    Owned o = owned.get(partition);
+    return o == null ? CompletableFuture.completedFuture(null) : o.ready;
+  }
+
+  /** Its done records read: the partition's holds, then its leases (unless it is leaving already). */
+  private void startLeasing(Owned o, LastHandOver last, long takenAt) {
+    HandOverHolds holds;
+    try {
+      holds = holdsOf(o.state, last, takenAt);
+    } catch (RuntimeException e) {
+      log.warn("Partition {}: what its hosts still wait could not be worked out ({}); each of them waits {} ms (the "
+          + "longest delay) before its first request here", o.state.partition(), e.toString(), longestDelayMillis);
+      holds = HandOverHolds.of(Map.of(), longestDelayMillis, takenAt);
+    }
+    o.holds = holds;
+    synchronized (o) {
+      if (o.leasing) {
+        o.leased = true;
+        leasing.add(o);
+      }
+    }
+    o.ready.complete(null);
+    wakeWorkers();
+  }
+
+  /** The latest hand-over of a partition, read by {@link #assigning} (or now), or why it could not be. */
+  private record LastHandOver(Optional<HostWaits> latest, RuntimeException failure) {}
+
+  private LastHandOver lastHandOver(int partition) {
+    try {
+      Optional<HostWaits> read = handedOver.remove(partition);
+      if (read == null) {
+        return new LastHandOver(handOvers.latest(partition), null);
+      }
+      return new LastHandOver(read, handOverFailure);
+    } catch (RuntimeException e) {
+      return new LastHandOver(Optional.empty(), e);
+    }
   }
 
   /**
    * What the partition's hosts still wait, from {@code takenAt}: as its latest hand-over says, if
    * no owner fetched since (the done records end where it was written); else every host the
-   * longest delay.
+   * longest delay. Called once its done records are read: their end is where its checkpoint stands.
    */
-  private HandOverHolds holdsOf(PartitionState state, long takenAt) {
+  private HandOverHolds holdsOf(PartitionState state, LastHandOver last, long takenAt) {
     int partition = state.partition();
     long doneEnd = state.checkpoint().done();
-    Optional<HostWaits> latest;
-    try {
-      Optional<HostWaits> read = handedOver.remove(partition);
-      if (read == null) {
-        latest = handOvers.latest(partition);
-      } else if (handOverFailure != null) {
-        throw handOverFailure;
-      } else {
-        latest = read;
-      }
-    } catch (RuntimeException e) {
+    if (last.failure() != null) {
       log.warn("Partition {}: its last hand-over could not be read ({}); each of its hosts waits {} ms (the longest "
-          + "delay) before its first request here", partition, e.getMessage(), longestDelayMillis);
+          + "delay) before its first request here", partition, last.failure().getMessage(), longestDelayMillis);
       return HandOverHolds.of(Map.of(), longestDelayMillis, takenAt);
     }
+    Optional<HostWaits> latest = last.latest();
     if (latest.isPresent() && latest.get().doneOffset() >= doneEnd) {
       Map<String, Long> waits = latest.get().waitMillis();
       if (!waits.isEmpty()) {
@@ -213,8 +254,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     for (int p : partitions) {
       Owned o = owned.get(p);
       if (o != null) {
-        o.leasing = false;
-        leasing.remove(o);
+        stopLeasing(o);
       }
     }
     boolean cutOff = groupSilent;
@@ -248,8 +288,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     Owned o = owned.get(partition);
     if (o != null) {
       lostPartitions.incrementAndGet();
-      o.leasing = false;
-      leasing.remove(o);
+      stopLeasing(o);
     }
     handOver(partition, false, System.nanoTime() + LOST_BOUND.toNanos());
   }
@@ -277,8 +316,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     if (o == null) {
       return;
     }
-    o.leasing = false;
-    leasing.remove(o);
+    stopLeasing(o);
     long started = System.nanoTime();
     int out = o.leasesOut.get();
     {
@@ -302,7 +340,12 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     if (!cutOff) {
       done.flush();   // the next owner's replay must see what this one completed
     }
-    Owed owed = revoked && !cutOff ? owed(o) : null;
+    boolean leased;
+    synchronized (o) {
+      leased = o.leased;
+    }
+    // One that never leased owes nothing: its last hand-over still stands for its next owner.
+    Owed owed = revoked && !cutOff && leased ? owed(o) : null;
     o.calls.writeLock().lock();
     try {
       o.closed = true;
@@ -335,6 +378,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
           + "by its next owner", partition, left, ms);
     } else if (out > 0) {
       log.info("Partition {} handed over after {} ms, once its {} fetch(es) under way ended", partition, ms, out);
+    }
+  }
+
+  /** No lease from it from now on; a catch-up that ends later does not start it. */
+  private void stopLeasing(Owned o) {
+    synchronized (o) {
+      o.leasing = false;
+      leasing.remove(o);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.crawler.cluster;
 import dev.crawler.intake.AdmittedUrl;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What a node does with the partitions the crawl's group gives it: the per-partition state
@@ -18,6 +19,16 @@ public interface PartitionOwner {
    *     is replayed from its first record
    */
   OptionalLong assigned(int partition);
+
+  /**
+   * Completes once {@code partition}, just {@link #assigned}, may be given its URL records; until
+   * then the consumer holds them back. An owner that must first read much (its done records)
+   * reads beside the consumer's polls this way, not in the group's callback. Never completes
+   * exceptionally; need not complete if the partition leaves first.
+   */
+  default CompletableFuture<Void> ready(int partition) {
+    return CompletableFuture.completedFuture(null);
+  }
 
   /**
    * Told of the partitions the group gives this node, before {@link #assigned} of each: so what

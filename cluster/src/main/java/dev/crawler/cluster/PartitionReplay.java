@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,7 +66,15 @@ public final class PartitionReplay implements AutoCloseable {
 
   /** The done records after the state's checkpoint; returns how many. */
   public long catchUpDone(PartitionState state) {
-    return catchUpDone(state, state.heldBefore());
+    return catchUpDone(state, () -> false);
+  }
+
+  /**
+   * As {@link #catchUpDone(PartitionState)}, returning early once {@code stop} says so, between
+   * two polls: the state's checkpoint then stands where its records were read to.
+   */
+  public long catchUpDone(PartitionState state, BooleanSupplier stop) {
+    return catchUpDone(state, state.mayHoldDoneElsewhere(), stop);
   }
 
   /**
@@ -73,11 +82,12 @@ public final class PartitionReplay implements AutoCloseable {
    * frontier has ended, so a later return does not take them for another owner's.
    */
   public long catchUpOwnDone(PartitionState state) {
-    return catchUpDone(state, false);
+    return catchUpDone(state, false, () -> false);
   }
 
-  private long catchUpDone(PartitionState state, boolean doneElsewhere) {
-    return read(new TopicPartition(topics.done(), state.partition()), state.checkpoint().done(), (records, next) -> {
+  private long catchUpDone(PartitionState state, boolean doneElsewhere, BooleanSupplier stop) {
+    TopicPartition tp = new TopicPartition(topics.done(), state.partition());
+    return read(tp, state.checkpoint().done(), stop, (records, next) -> {
       List<DoneRecord> done = new ArrayList<>(records.size());
       for (ConsumerRecord<String, byte[]> r : records) {
         done.add(DoneRecord.decode(r));
@@ -89,7 +99,8 @@ public final class PartitionReplay implements AutoCloseable {
 
   /** The URL records after the state's checkpoint: {records, queued}. */
   private long[] catchUpUrls(PartitionState state) {
-    return read(new TopicPartition(topics.urls(), state.partition()), state.checkpoint().urls(), (records, next) -> {
+    TopicPartition tp = new TopicPartition(topics.urls(), state.partition());
+    return read(tp, state.checkpoint().urls(), () -> false, (records, next) -> {
       List<AdmittedUrl> urls = new ArrayList<>(records.size());
       for (ConsumerRecord<String, byte[]> r : records) {
         urls.add(UrlRecord.decode(r));
@@ -103,8 +114,8 @@ public final class PartitionReplay implements AutoCloseable {
     int take(List<ConsumerRecord<String, byte[]>> records, long nextOffset);
   }
 
-  /** Records of {@code tp} from {@code from} to its end now, a poll at a time: {records, queued}. */
-  private long[] read(TopicPartition tp, long from, Taker taker) {
+  /** Records of {@code tp} from {@code from} to its end now (or until {@code stop}), a poll at a time: {records, queued}. */
+  private long[] read(TopicPartition tp, long from, BooleanSupplier stop, Taker taker) {
     consumer.assign(List.of(tp));
     try {
       long end = consumer.endOffsets(List.of(tp)).get(tp);
@@ -113,7 +124,7 @@ public final class PartitionReplay implements AutoCloseable {
         return taken;
       }
       consumer.seek(tp, from);
-      while (consumer.position(tp) < end) {
+      while (consumer.position(tp) < end && !stop.getAsBoolean()) {
         List<ConsumerRecord<String, byte[]>> records = consumer.poll(POLL).records(tp);
         if (!records.isEmpty()) {
           taken[1] += taker.take(records, records.get(records.size() - 1).offset() + 1);

@@ -193,7 +193,16 @@ public final class PartitionState implements AutoCloseable {
    * @param nextOffset the offset after the last of them
    */
   public void takeDone(List<DoneRecord> done, long nextOffset) {
-    takeDone(done, nextOffset, heldBefore);
+    takeDone(done, nextOffset, mayHoldDoneElsewhere());
+  }
+
+  /**
+   * Whether its frontier may hold URLs that other owners completed while this node did not own
+   * the partition: it was held here before and took URL records then. A state that never took
+   * one (new, or left during its first catch-up) has nothing queued to skip.
+   */
+  public boolean mayHoldDoneElsewhere() {
+    return heldBefore && checkpoint.urls() > 0;
   }
 
   /**

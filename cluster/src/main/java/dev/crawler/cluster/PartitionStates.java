@@ -12,15 +12,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A node's {@link PartitionOwner}: the {@link PartitionState} of each partition it owns, in
- * {@code <node-dir>/partitions/<p>/}. A partition given to it is opened there and first brought
- * up to its done records ({@link PartitionReplay#catchUpDone}), so that the URL records the
- * consumer then feeds it skip what is done; a partition that leaves is closed.
+ * {@code <node-dir>/partitions/<p>/}. A partition given to it is opened there, then brought up
+ * to its done records on the node's catch-up thread ({@link DoneCatchUp}), so that the URL
+ * records the consumer feeds it once it is {@link #ready} skip what is done; a partition that
+ * leaves is closed.
  *
  * <p>A partition's folder stays when it leaves: given back later, it continues from its
  * checkpoint rather than replay the whole partition.
@@ -30,22 +35,31 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
 
   private final Path nodeDir;
   private final PartitionState.Options options;
-  private final PartitionReplay replay;
+  /** Reads a leaving partition's own done records back, on the consumer's thread. */
+  private final PartitionReplay leaving;
+  /** Reads a given partition's done records, on the catch-up thread. */
+  private final PartitionReplay given;
+  private final ExecutorService catchUpThread;
   private final CrawlStats counts;
   /** Written by the consumer's thread; read by the node's fetchers. */
   private final Map<Integer, PartitionState> owned = new ConcurrentHashMap<>();
+  private final Map<Integer, DoneCatchUp> catchUps = new ConcurrentHashMap<>();
 
-  /** @param replay reads the done records of a partition given to this node; closed with it */
-  public PartitionStates(Path nodeDir, PartitionState.Options options, PartitionReplay replay) {
-    this(nodeDir, options, replay, new CrawlStats());
+  /** Reads the crawl's topics with {@code clients} (the bootstrap servers and whatever else the crawl sets). */
+  public PartitionStates(Path nodeDir, PartitionState.Options options, ClusterTopics topics,
+      Map<String, Object> clients) {
+    this(nodeDir, options, topics, clients, new CrawlStats());
   }
 
   /** As above, counting the URLs its partitions queue as new into {@code counts} (the node's stats line). */
-  public PartitionStates(Path nodeDir, PartitionState.Options options, PartitionReplay replay, CrawlStats counts) {
+  public PartitionStates(Path nodeDir, PartitionState.Options options, ClusterTopics topics,
+      Map<String, Object> clients, CrawlStats counts) {
     this.counts = counts;
     this.nodeDir = nodeDir;
     this.options = options;
-    this.replay = replay;
+    this.leaving = new PartitionReplay(topics, clients);
+    this.given = new PartitionReplay(topics, clients);
+    this.catchUpThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("catch-up").daemon().factory());
   }
 
   /** The folder of {@code partition}'s state. */
@@ -58,6 +72,7 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     return Optional.ofNullable(owned.get(partition));
   }
 
+  /** Opens the partition's state; its done records are read next, on the catch-up thread. */
   @Override
   public OptionalLong assigned(int partition) {
     checkState(!owned.containsKey(partition), "partition %s assigned twice without a revocation", partition);
@@ -67,14 +82,19 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("the state of partition " + partition + " could not be opened", e);
     }
-    try {
-      replay.catchUpDone(state);
-    } catch (RuntimeException e) {
-      closeQuietly(state, e);
-      throw e;
-    }
+    DoneCatchUp catchUp = new DoneCatchUp(state);
     owned.put(partition, state);
+    catchUps.put(partition, catchUp);
+    catchUpThread.execute(() -> catchUp.run(given));
     return state.heldBefore() ? OptionalLong.of(state.checkpoint().urls()) : OptionalLong.empty();
+  }
+
+  /** Once its done records are read. */
+  @Override
+  public CompletableFuture<Void> ready(int partition) {
+    DoneCatchUp catchUp = catchUps.get(partition);
+    checkState(catchUp != null, "partition %s is not this node's", partition);
+    return catchUp.caughtUp();
   }
 
   @Override
@@ -88,9 +108,14 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   @Override
   public void revoked(int partition) {
     PartitionState state = owned.get(partition);
-    if (state != null) {
+    DoneCatchUp catchUp = catchUps.get(partition);
+    if (catchUp != null) {
+      catchUp.cancel();
+    }
+    // A partition that leaves before its catch-up ended fetched nothing here: none of its done records are this node's.
+    if (state != null && catchUp != null && catchUp.done()) {
       try {
-        replay.catchUpOwnDone(state);
+        leaving.catchUpOwnDone(state);
       } catch (RuntimeException e) {
         // Its next return reads them then, and keeps them as done elsewhere: a few bytes each.
         log.warn("Partition {}: its done records could not be read back before it left: {}", partition, e.toString());
@@ -106,6 +131,10 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   }
 
   private void release(int partition) {
+    DoneCatchUp catchUp = catchUps.remove(partition);
+    if (catchUp != null) {
+      catchUp.cancel();   // before the close: it reads into the state
+    }
     PartitionState state = owned.remove(partition);
     if (state == null) {
       return;
@@ -118,15 +147,7 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     }
   }
 
-  private static void closeQuietly(PartitionState state, Exception cause) {
-    try {
-      state.close();
-    } catch (IOException | RuntimeException e) {
-      cause.addSuppressed(e);
-    }
-  }
-
-  /** Closes every owned partition's state, then the replay's consumer. */
+  /** Closes every owned partition's state, then the catch-up thread and the replays' consumers. */
   @Override
   public void close() {
     try {
@@ -134,7 +155,18 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
         release(partition);
       }
     } finally {
-      replay.close();
+      catchUpThread.shutdownNow();
+      try {
+        // Every catch-up was cancelled above: the thread ends within a poll, and its consumer is free to close.
+        catchUpThread.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        leaving.close();
+      } finally {
+        given.close();
+      }
     }
   }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -62,6 +63,8 @@ public final class UrlTopicConsumer implements Runnable {
    * thread only): a close after leaving may call the lost callback with partitions already revoked.
    */
   private final Set<Integer> held = new HashSet<>();
+  /** Partitions given whose owner is not ready for their records yet, paused until it is (the consumer's thread only). */
+  private final Map<TopicPartition, CompletableFuture<Void>> notReady = new HashMap<>();
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
@@ -93,6 +96,7 @@ public final class UrlTopicConsumer implements Runnable {
       consumer.subscribe(List.of(topics.urls()), new Listener());
       watch = GroupSilenceWatch.start(consumer, pauseAfter, owner);
       while (!stopped) {
+        resumeReady();
         long pollStarted = System.nanoTime();
         take(consumer.poll(POLL));
         watch.ifPresent(w -> w.resumeIfHeard(pollStarted));
@@ -137,6 +141,18 @@ public final class UrlTopicConsumer implements Runnable {
   public void stop() {
     stopped = true;
     consumer.wakeup();
+  }
+
+  /** Resumes the partitions whose owner has become ready for their records. */
+  private void resumeReady() {
+    if (notReady.isEmpty()) {
+      return;
+    }
+    List<TopicPartition> ready = new ArrayList<>();
+    notReady.entrySet().removeIf(e -> e.getValue().isDone() && ready.add(e.getKey()));
+    if (!ready.isEmpty()) {
+      consumer.resume(ready);
+    }
   }
 
   private void take(ConsumerRecords<String, byte[]> records) {
@@ -196,6 +212,7 @@ public final class UrlTopicConsumer implements Runnable {
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
       List<TopicPartition> replayed = new ArrayList<>();
       owner.assigning(partitions.stream().map(TopicPartition::partition).toList());
+      List<TopicPartition> waiting = new ArrayList<>();
       for (TopicPartition tp : partitions) {
         OptionalLong checkpoint = owner.assigned(tp.partition());
         held.add(tp.partition());
@@ -204,9 +221,17 @@ public final class UrlTopicConsumer implements Runnable {
         } else {
           replayed.add(tp);
         }
+        CompletableFuture<Void> ready = owner.ready(tp.partition());
+        if (!ready.isDone()) {
+          notReady.put(tp, ready);
+          waiting.add(tp);
+        }
       }
       if (!replayed.isEmpty()) {
         consumer.seekToBeginning(replayed);
+      }
+      if (!waiting.isEmpty()) {
+        consumer.pause(waiting);   // their records wait for the owner, which reads beside the polls; resumed within a poll
       }
       logStart(partitions, replayed);
     }
@@ -239,6 +264,7 @@ public final class UrlTopicConsumer implements Runnable {
       List<Integer> leaving = partitions.stream().map(TopicPartition::partition).toList();
       owner.revokedAll(leaving);
       held.removeAll(leaving);
+      partitions.forEach(notReady::remove);
     }
 
     @Override
@@ -253,6 +279,7 @@ public final class UrlTopicConsumer implements Runnable {
         owner.lost(p);
         held.remove(p);
       }
+      partitions.forEach(notReady::remove);
     }
   }
 }

@@ -79,6 +79,41 @@ class PartitionStateTest {
     }
   }
 
+  /**
+   * A state that left during its first catch-up holds done records and no URL: given back, the
+   * rest of its done records are not kept as done elsewhere, since nothing of them is queued. One
+   * that took URL records keeps them, through a close and reopen.
+   */
+  @Test
+  void onlyAStateThatTookUrlRecordsKeepsTheUrlsDoneElsewhere() throws Exception {
+    List<AdmittedUrl> urls = PartitionFixtures.urlsOf(0, 1, 2, 10);
+    List<DoneRecord> done = urls.stream()
+        .map(u -> DoneRecord.of(u.queueKey(), u.url().url(), FetchOutcome.Kind.FETCHED)).toList();
+    Path first = dir.resolve("first-catch-up");
+    try (PartitionState state = PartitionState.open(first, 0, PartitionFixtures.options(1_000, false))) {
+      state.takeDone(done.subList(0, 3), 3);
+    }
+    try (PartitionState state = PartitionState.open(first, 0, PartitionFixtures.options(1_000, false))) {
+      assertThat(state.heldBefore()).isTrue();
+      assertThat(state.mayHoldDoneElsewhere()).isFalse();
+      state.takeDone(done.subList(3, 10), 10);
+      assertThat(urls).noneMatch(u -> state.doneElsewhere(u.url().url()));
+      assertThat(state.takeUrls(urls, 10)).as("every URL done: none queued").isZero();
+    }
+    Path took = dir.resolve("took-urls");
+    try (PartitionState state = PartitionState.open(took, 0, PartitionFixtures.options(1_000, false))) {
+      state.takeUrls(urls, 10);
+    }
+    try (PartitionState state = PartitionState.open(took, 0, PartitionFixtures.options(1_000, false))) {
+      assertThat(state.mayHoldDoneElsewhere()).isTrue();
+      state.takeDone(done.subList(0, 4), 4);
+    }
+    try (PartitionState state = PartitionState.open(took, 0, PartitionFixtures.options(1_000, false))) {
+      assertThat(urls.subList(0, 4)).allMatch(u -> state.doneElsewhere(u.url().url()));
+      assertThat(urls.subList(4, 10)).noneMatch(u -> state.doneElsewhere(u.url().url()));
+    }
+  }
+
   @Test
   void aDoneUrlTakenBeforeItsUrlRecordIsNeverQueued() throws Exception {
     List<AdmittedUrl> urls = PartitionFixtures.urlsOf(0, 1, 2, 10);

@@ -59,7 +59,7 @@ class PartitionStatesTest {
     }
     PartitionState.Options options = PartitionFixtures.options(10_000, false);
 
-    PartitionStates states = new PartitionStates(nodeDir, options, new PartitionReplay(topics, client));
+    PartitionStates states = new PartitionStates(nodeDir, options, topics, client);
     runUntil(topics, states, () -> queued(states, 0) == 150 && queued(states, 1) == 300, () -> { });
     assertThat(nodeDir.resolve("partitions/0/checkpoint")).exists();
     assertThat(nodeDir.resolve("partitions/1/checkpoint")).exists();
@@ -69,7 +69,7 @@ class PartitionStatesTest {
       urls.take(List.of(zero.get(60), new AdmittedUrl(CrawlUrl.of("https://" + zero.get(0).queueKey() + "/late"),
           zero.get(0).queueKey(), 1, null, 0)));
     }
-    PartitionStates restarted = new PartitionStates(nodeDir, options, new PartitionReplay(topics, client));
+    PartitionStates restarted = new PartitionStates(nodeDir, options, topics, client);
     runUntil(topics, restarted, () -> restarted.state(0).map(s -> s.checkpoint().urls() == 202).orElse(false)
         && restarted.state(1).isPresent(), () -> {
           assertThat(restarted.state(0).orElseThrow().heldBefore()).isTrue();

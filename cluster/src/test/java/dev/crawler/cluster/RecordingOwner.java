@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -27,6 +28,7 @@ final class RecordingOwner implements PartitionOwner {
   private final Map<Integer, Long> nextOffsets = new HashMap<>();
   private final List<String> violations = new ArrayList<>();
   private volatile long revokeMillis;
+  private final Map<Integer, CompletableFuture<Void>> readiness = new ConcurrentHashMap<>();
 
   /**
    * @param holders partition to the name of its owner now, shared by a test's owners
@@ -45,6 +47,16 @@ final class RecordingOwner implements PartitionOwner {
   RecordingOwner revokingIn(long millis) {
     this.revokeMillis = millis;
     return this;
+  }
+
+  /** Partition {@code partition} is not ready for its records until the future returned is completed. */
+  CompletableFuture<Void> notReadyUntilCompleted(int partition) {
+    return readiness.computeIfAbsent(partition, p -> new CompletableFuture<>());
+  }
+
+  @Override
+  public CompletableFuture<Void> ready(int partition) {
+    return readiness.getOrDefault(partition, CompletableFuture.completedFuture(null));
   }
 
   static ConcurrentMap<Integer, String> holders() {

@@ -146,6 +146,37 @@ class UrlTopicTest {
     assertThat(after.taken().stream().map(t -> t.url().url().url()).toList()).containsExactlyInAnyOrderElementsOf(expected);
   }
 
+  /**
+   * An owner that reads a partition's done records first is not ready for its URL records: they
+   * wait, while the other partitions' records are taken, and come in order once it is ready.
+   */
+  @Test
+  void aPartitionsRecordsWaitUntilItsOwnerIsReadyForThem() throws Exception {
+    ClusterTopics topics = new ClusterTopics("readiness", 2);
+    topics.ensure(admin, (short) 1, TIMEOUT);
+    List<AdmittedUrl> produced = pages(20, 20, 40);
+    try (UrlTopicProducer producer = new UrlTopicProducer(topics, client, "lz4")) {
+      producer.take(produced);
+    }
+    List<AdmittedUrl> ofZero = produced.stream().filter(u -> Partitions.of(u.queueKey(), 2) == 0).toList();
+    List<AdmittedUrl> ofOne = produced.stream().filter(u -> Partitions.of(u.queueKey(), 2) == 1).toList();
+    assertThat(ofZero).isNotEmpty();
+    assertThat(ofOne).isNotEmpty();
+    RecordingOwner owner = new RecordingOwner("o", RecordingOwner.holders(), Map.of(), new ArrayList<>());
+    var zeroReady = owner.notReadyUntilCompleted(0);
+    start(topics, "node-readiness", owner);
+    await("partition 1's URLs are taken", () -> owner.taken().size() >= ofOne.size());
+    Thread.sleep(1_000);   // a few more polls: partition 0's records came in the same fetches as partition 1's
+    assertThat(owner.taken()).as("URLs taken while partition 0 is not ready").allMatch(t -> t.partition() == 1)
+        .hasSize(ofOne.size());
+    zeroReady.complete(null);
+    await("partition 0's URLs are taken", () -> owner.taken().size() >= produced.size());
+    assertThat(owner.taken().stream().filter(t -> t.partition() == 0).map(t -> describe(t.url())).toList())
+        .as("partition 0's URLs, once each, in the order produced")
+        .containsExactlyElementsOf(ofZero.stream().map(UrlTopicTest::describe).toList());
+    assertThat(owner.violations()).isEmpty();
+  }
+
   @Test
   void aTopicOfAnotherPartitionCountIsRefusedBeforeAnythingIsSent() throws Exception {
     admin.createTopics(List.of(new NewTopic("small.urls", 4, (short) 1))).all().get();
