@@ -41,7 +41,7 @@ class NodeJoinTest {
     for (int i = 1; i <= 9; i++) {
       hosts.add(DemoHost.plain("site-" + i + ".example.com", 60));
     }
-    try (DemoSite site = DemoSite.start(new DemoSiteSpec(hosts))) {
+    try (DemoSite site = TestSites.startOnEveryPartition(new DemoSiteSpec(hosts), PARTITIONS)) {
       for (DemoHost h : hosts) {
         site.answerAfter(h.name(), Duration.ofMillis(60));
       }

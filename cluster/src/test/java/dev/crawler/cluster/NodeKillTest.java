@@ -47,7 +47,7 @@ class NodeKillTest {
     for (int i = 1; i <= 9; i++) {
       hosts.add(DemoHost.plain("site-" + i + ".example.com", 30));
     }
-    try (DemoSite site = DemoSite.start(new DemoSiteSpec(hosts))) {
+    try (DemoSite site = TestSites.startOnEveryPartition(new DemoSiteSpec(hosts), PARTITIONS)) {
       for (DemoHost h : hosts) {
         site.answerAfter(h.name(), Duration.ofMillis(60));   // long enough a crawl for the kill to land in it
       }

@@ -268,7 +268,7 @@ public final class ConfigKeys {
       "Kafka brokers to start from (a few are enough; the client finds the rest). Empty: a crawl on this machine alone.");
   public static final ConfigKey<String> CLUSTER_NAME = ConfigKey.of("cluster.name",
       text("empty, or up to 200 letters, digits, '.', '_' and '-'", ConfigKeys::clusterNameProblem), "",
-      "The crawl's name in Kafka: its topics are NAME.urls, NAME.done and NAME.seeds, its consumer group NAME. "
+      "The crawl's name in Kafka: its topics are NAME.urls, NAME.done, NAME.handovers and NAME.seeds, its consumer group NAME. "
           + "Required for a cluster.");
   public static final ConfigKey<Integer> CLUSTER_PARTITIONS = ConfigKey.of("cluster.partitions", integer(1, 65_536),
       "64", "Partitions of the crawl, fixed when it is created: each belongs to one node at a time, which fetches "
