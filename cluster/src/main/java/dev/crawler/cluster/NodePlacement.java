@@ -226,8 +226,8 @@ public final class NodePlacement implements CrawlPlacement {
         failure.accept(new IllegalStateException("the node's partitions can no longer be taken: " + e, e));
       }
     });
-    log.info("Node {} joins crawl {} ({} partitions, topics {}, {} and {}) with {} seed(s) known", nodeId,
-        topics.crawl(), topics.partitions(), topics.urls(), topics.done(), topics.seeds(), read);
+    log.info("Node {} joins crawl {} ({} partitions, topics {}, {}, {} and {}) with {} seed(s) known", nodeId,
+        topics.crawl(), topics.partitions(), topics.urls(), topics.done(), topics.handovers(), topics.seeds(), read);
   }
 
   private void addSeed(String url) {

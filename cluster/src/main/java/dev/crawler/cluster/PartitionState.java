@@ -137,10 +137,11 @@ public final class PartitionState implements AutoCloseable {
     Files.deleteIfExists(dir.resolve(PartitionCheckpoint.FILE + ".tmp"));   // a write a kill cut short
     Optional<PartitionCheckpoint> checkpoint = PartitionCheckpoint.read(dir, partition);
     DoneElsewhere elsewhere = DoneElsewhere.open(dir, options.sync());
-    UrlSeenService seen = UrlSeenService.open(options.seen(dir.resolve("seen")));
+    UrlSeenService seen = UrlSeenService.openQuietly(options.seen(dir.resolve("seen")));
     try {
       Frontier frontier = Frontier.open(dir.resolve("frontier"), options.frontierOfOnePartition());
-      log.info("Partition {}: state in {}, {}", partition, dir,
+      // A line a partition is many on a node of hundreds: the consumer says where each starts, in one.
+      log.debug("Partition {}: state in {}, {}", partition, dir,
           checkpoint.map(c -> "continuing from URL offset " + c.urls() + ", done offset " + c.done())
               .orElse("new: to be replayed from the first records"));
       return new PartitionState(dir, partition, options, seen, frontier, checkpoint, counts, elsewhere);

@@ -44,6 +44,8 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   /** Written by the consumer's thread; read by the node's fetchers. */
   private final Map<Integer, PartitionState> owned = new ConcurrentHashMap<>();
   private final Map<Integer, DoneCatchUp> catchUps = new ConcurrentHashMap<>();
+  /** Whether the partitions' URL-seen was described in the log (once a node: they are all alike); the consumer's thread only. */
+  private boolean described;
 
   /** Reads the crawl's topics with {@code clients} (the bootstrap servers and whatever else the crawl sets). */
   public PartitionStates(Path nodeDir, PartitionState.Options options, ClusterTopics topics,
@@ -81,6 +83,10 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
       state = PartitionState.open(folderOf(partition), partition, options, counts);
     } catch (IOException e) {
       throw new UncheckedIOException("the state of partition " + partition + " could not be opened", e);
+    }
+    if (!described) {
+      described = true;
+      log.info("Each partition's {}", state.seen().describe());
     }
     DoneCatchUp catchUp = new DoneCatchUp(state);
     owned.put(partition, state);

@@ -181,6 +181,8 @@ public final class UrlSeenService implements AutoCloseable {
   /** Set when a batch was not recorded: the filter may hold bits the store lacks, so it is not saved as clean. */
   private volatile boolean storeFailed;
   private final Recovery recovery;
+  /** What it was when opened, for the start line. */
+  private final String description;
 
   /** How the filter came to be at open: for the log and for tests. */
   public enum Recovery {
@@ -198,28 +200,42 @@ public final class UrlSeenService implements AutoCloseable {
     this.store = store;
     this.filters = filters;
     this.recent = new RecentFingerprints(options.recentUrls());
+    this.description = String.format(Locale.ROOT, "URL-seen: %d filter(s), %s, k=%d, sized for %,d URLs at %s%s; "
+        + "policy %s, on capacity %s", filters.filters().size(), mebibytes(filters.byteSize()), filters.newest().hashes(),
+        filters.newest().expectedInsertions(), percent(filters.newest().targetRate()), stackedRates(options),
+        options.policy(), options.onCapacity());
     this.currentRate = filters.estimatedRate();
     this.warnAtKeys = filters.newest().expectedInsertions();
   }
 
-  /** Opens (or creates) the service's state in {@code options.directory()}. */
+  /** Opens (or creates) the service's state in {@code options.directory()}, and logs what it is ({@link #describe}). */
   public static UrlSeenService open(Options options) throws IOException {
+    UrlSeenService service = openQuietly(options);
+    log.info(service.describe());
+    return service;
+  }
+
+  /**
+   * As {@link #open}, without the line: for a caller that opens many (one per partition of a
+   * crawl across machines) and says once what they are.
+   */
+  public static UrlSeenService openQuietly(Options options) throws IOException {
     FingerprintStore store = new FingerprintStore(options.directory().resolve("store"), options.syncWrites(),
         options.storeCacheBytes());
     try {
       Recovery[] recovery = new Recovery[1];
       FilterStack filters = loadOrRebuild(options, store, recovery);
       store.setFilterUnsaved();   // from here on the files may fall behind the store
-      UrlSeenService service = new UrlSeenService(options, store, filters, recovery[0]);
-      log.info("URL-seen: {} filter(s), {}, k={}, sized for {} URLs at {}{}; policy {}, on capacity {}",
-          filters.filters().size(), mebibytes(filters.byteSize()), filters.newest().hashes(),
-          String.format(Locale.ROOT, "%,d", filters.newest().expectedInsertions()),
-          percent(filters.newest().targetRate()), stackedRates(options), options.policy(), options.onCapacity());
-      return service;
+      return new UrlSeenService(options, store, filters, recovery[0]);
     } catch (IOException | RocksDBException | RuntimeException e) {
       store.close();
       throw e instanceof IOException io ? io : new IOException("Cannot open the URL-seen service: " + e.getMessage(), e);
     }
+  }
+
+  /** What it is, as it was opened: its filters, their size and rate, its policies. */
+  public String describe() {
+    return description;
   }
 
   /** Why the filter's rate is not the one asked for, when it is a growing stack's; empty otherwise. */
