@@ -18,6 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -62,8 +64,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     volatile HandOverHolds holds = HandOverHolds.NONE;
     /** Completes once it leases (or has left): its done records are read and its holds are known. */
     final CompletableFuture<Void> ready = new CompletableFuture<>();
-    /** Set once it leases; a partition that leaves first hands nothing over. Guarded by this. */
+    /** Set once it leases; a partition that leaves first hands nothing over. Guarded by {@link #guard}. */
     boolean leased;
+    /**
+     * Guards {@link #leased} and the start and stop of its leasing; {@link #ended} is signalled as
+     * a lease or a completion under way ends. Not the object's monitor: virtual threads signal it.
+     */
+    final ReentrantLock guard = new ReentrantLock();
+    final Condition ended = guard.newCondition();
     volatile boolean leasing = true;
     /** Set under the write lock once the state is closed: every later call of it is dropped. */
     boolean closed;
@@ -104,7 +112,13 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   /** Set while the group has not been heard for a good part of its session: no lease, no request. */
   private volatile boolean groupSilent;
   private final AtomicLong silencePauses = new AtomicLong();
-  private final Object changed = new Object();
+  /**
+   * Idle workers wait on {@link #workChanged} for work. A j.u.c. condition, not a monitor: the
+   * workers are virtual threads, and a monitor's timed wait can pin their carriers as they come
+   * back into it (on a 2-core machine, both, and every worker stops for good).
+   */
+  private final ReentrantLock idle = new ReentrantLock();
+  private final Condition workChanged = idle.newCondition();
   private volatile boolean workersEnded;
 
   /**
@@ -180,11 +194,14 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       holds = HandOverHolds.of(Map.of(), longestDelayMillis, takenAt);
     }
     o.holds = holds;
-    synchronized (o) {
+    o.guard.lock();
+    try {
       if (o.leasing) {
         o.leased = true;
         leasing.add(o);
       }
+    } finally {
+      o.guard.unlock();
     }
     o.ready.complete(null);
     wakeWorkers();
@@ -300,6 +317,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   @Override
   public void groupSilent(boolean silent) {
     groupSilent = silent;
+    states.groupSilent(silent);
     if (silent) {
       silencePauses.incrementAndGet();
     } else {
@@ -319,19 +337,17 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     stopLeasing(o);
     long started = System.nanoTime();
     int out = o.leasesOut.get();
-    {
-      synchronized (o) {
-        // Once the workers have ended, only the completions under way are waited for: the other
-        // leases still out were left open by the stop.
-        while ((workersEnded ? o.completing.get() : o.leasesOut.get()) > 0 && System.nanoTime() < deadline) {
-          try {
-            o.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            break;
-          }
-        }
+    o.guard.lock();
+    try {
+      // Once the workers have ended, only the completions under way are waited for: the other
+      // leases still out were left open by the stop.
+      while ((workersEnded ? o.completing.get() : o.leasesOut.get()) > 0 && System.nanoTime() < deadline) {
+        o.ended.awaitNanos(deadline - System.nanoTime());
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      o.guard.unlock();
     }
     // Cut off from the group (a stop while the brokers are out of reach): each step below would
     // wait a minute or more for them. The partition leaves as a lost one, and its next owner holds
@@ -341,8 +357,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       done.flush();   // the next owner's replay must see what this one completed
     }
     boolean leased;
-    synchronized (o) {
+    o.guard.lock();
+    try {
       leased = o.leased;
+    } finally {
+      o.guard.unlock();
     }
     // One that never leased owes nothing: its last hand-over still stands for its next owner.
     Owed owed = revoked && !cutOff && leased ? owed(o) : null;
@@ -383,9 +402,12 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
 
   /** No lease from it from now on; a catch-up that ends later does not start it. */
   private void stopLeasing(Owned o) {
-    synchronized (o) {
+    o.guard.lock();
+    try {
       o.leasing = false;
       leasing.remove(o);
+    } finally {
+      o.guard.unlock();
     }
   }
 
@@ -433,8 +455,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       if (wait <= 0) {
         return Optional.empty();
       }
-      synchronized (changed) {
-        TimeUnit.NANOSECONDS.timedWait(changed, Math.min(wait, IDLE_POLL_NANOS));
+      idle.lock();
+      try {
+        workChanged.awaitNanos(Math.min(wait, IDLE_POLL_NANOS));
+      } finally {
+        idle.unlock();
       }
     }
   }
@@ -505,9 +530,7 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       } finally {
         if (of != null) {
           of.completing.decrementAndGet();
-          synchronized (of) {
-            of.notifyAll();
-          }
+          signalEnded(of);
         }
       }
     }));
@@ -535,11 +558,18 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
       o.calls.readLock().unlock();
       if (ended && leases.remove(lease, o)) {
         o.leasesOut.decrementAndGet();
-        synchronized (o) {
-          o.notifyAll();
-        }
+        signalEnded(o);
         wakeWorkers();
       }
+    }
+  }
+
+  private static void signalEnded(Owned o) {
+    o.guard.lock();
+    try {
+      o.ended.signalAll();
+    } finally {
+      o.guard.unlock();
     }
   }
 
@@ -688,8 +718,11 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
   }
 
   private void wakeWorkers() {
-    synchronized (changed) {
-      changed.notifyAll();
+    idle.lock();
+    try {
+      workChanged.signalAll();
+    } finally {
+      idle.unlock();
     }
   }
 }
