@@ -2,6 +2,7 @@ package dev.crawler.cluster;
 
 import dev.crawler.config.CrawlConfig;
 import dev.crawler.crawl.CrawlSetup;
+import dev.crawler.crawl.CrawlStartException;
 import dev.crawler.crawl.SeedFile;
 import dev.crawler.dedup.UrlNormalization;
 import dev.crawler.dedup.UrlNormalizer;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -31,6 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class ClusterSeeds {
   private static final Logger log = LoggerFactory.getLogger(ClusterSeeds.class);
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
 
   private ClusterSeeds() {}
 
@@ -96,17 +99,29 @@ public final class ClusterSeeds {
   }
 
   static void ensureTopics(ClusterTopics topics, Map<String, Object> clients) {
-    try (Admin admin = Admin.create(clients)) {
-      int brokers = admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
-          .size();
-      topics.ensure(admin, (short) Math.min(3, brokers), ADMIN_TIMEOUT);
+    ensureTopics(topics, clients, ADMIN_TIMEOUT);
+  }
+
+  /**
+   * Makes the crawl's topics if they are missing.
+   *
+   * @throws CrawlStartException if the brokers do not answer within {@code timeout}
+   */
+  static void ensureTopics(ClusterTopics topics, Map<String, Object> clients, Duration timeout) {
+    Admin admin = Admin.create(clients);
+    try {
+      int brokers = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
+      topics.ensure(admin, (short) Math.min(3, brokers), timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while the crawl's topics were checked", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the Kafka cluster at " + clients.values() + " did not answer: "
-          + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
-          + "; check cluster.bootstrap-servers and that the brokers are up", e);
+      // Nothing was started: an expected failure, said in one line without a stack trace.
+      throw new CrawlStartException("the Kafka cluster at " + clients.values() + " did not answer in "
+          + timeout.toSeconds() + " s (" + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
+          + "); check cluster.bootstrap-servers and that the brokers are up");
+    } finally {
+      admin.close(ADMIN_CLOSE);   // a call the brokers never answered is dropped, not waited for
     }
   }
 }

@@ -212,6 +212,7 @@ public final class NodePlacement implements CrawlPlacement {
   @Override
   public void start(Scope crawlScope, Consumer<RuntimeException> failure) {
     scope.set(crawlScope);
+    log.info("Node {} connects to the Kafka cluster at {}", nodeId, clients.values());
     ClusterSeeds.ensureTopics(topics, clients);
     seeds = new SeedTopic.Reader(topics, clients, this::addSeed);
     long read = seeds.readToEnd();

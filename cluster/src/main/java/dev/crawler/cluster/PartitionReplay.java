@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -34,15 +35,28 @@ public final class PartitionReplay implements AutoCloseable {
   /** What a catch-up took. */
   public record Replayed(long doneRecords, long urlRecords, long queued) {}
 
+  /** How long a read waits for the brokers by default, for its end or its next records. */
+  static final Duration PATIENCE = Duration.ofSeconds(60);
+
   private final ClusterTopics topics;
   private final KafkaConsumer<String, byte[]> consumer;
+  private final Duration patience;
 
   /**
    * @param clientConfig the bootstrap servers and whatever else the crawl sets for its clients;
    *     {@code max.poll.records} (the records of one take) may be set here, 2,000 if not
    */
   public PartitionReplay(ClusterTopics topics, Map<String, Object> clientConfig) {
+    this(topics, clientConfig, PATIENCE);
+  }
+
+  /**
+   * @param patience how long a read waits for the brokers (its topic's end, its next records)
+   *     before it fails with a {@link TimeoutException}: the brokers may be gone mid-read
+   */
+  public PartitionReplay(ClusterTopics topics, Map<String, Object> clientConfig, Duration patience) {
     this.topics = topics;
+    this.patience = patience;
     Map<String, Object> config = new HashMap<>(clientConfig);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -82,7 +96,12 @@ public final class PartitionReplay implements AutoCloseable {
    * frontier has ended, so a later return does not take them for another owner's.
    */
   public long catchUpOwnDone(PartitionState state) {
-    return catchUpDone(state, false, () -> false);
+    return catchUpOwnDone(state, () -> false);
+  }
+
+  /** As {@link #catchUpOwnDone(PartitionState)}, returning early once {@code stop} says so, between two polls. */
+  public long catchUpOwnDone(PartitionState state, BooleanSupplier stop) {
+    return catchUpDone(state, false, stop);
   }
 
   private long catchUpDone(PartitionState state, boolean doneElsewhere, BooleanSupplier stop) {
@@ -114,21 +133,29 @@ public final class PartitionReplay implements AutoCloseable {
     int take(List<ConsumerRecord<String, byte[]>> records, long nextOffset);
   }
 
-  /** Records of {@code tp} from {@code from} to its end now (or until {@code stop}), a poll at a time: {records, queued}. */
+  /**
+   * Records of {@code tp} from {@code from} to its end now (or until {@code stop}), a poll at a
+   * time: {records, queued}. Fails once the brokers gave nothing for the whole patience.
+   */
   private long[] read(TopicPartition tp, long from, BooleanSupplier stop, Taker taker) {
     consumer.assign(List.of(tp));
     try {
-      long end = consumer.endOffsets(List.of(tp)).get(tp);
+      long end = consumer.endOffsets(List.of(tp), patience).get(tp);
       long[] taken = new long[2];
       if (from >= end) {
         return taken;
       }
       consumer.seek(tp, from);
-      while (consumer.position(tp) < end && !stop.getAsBoolean()) {
+      long lastProgress = System.nanoTime();
+      while (consumer.position(tp, patience) < end && !stop.getAsBoolean()) {
         List<ConsumerRecord<String, byte[]>> records = consumer.poll(POLL).records(tp);
         if (!records.isEmpty()) {
           taken[1] += taker.take(records, records.get(records.size() - 1).offset() + 1);
           taken[0] += records.size();
+          lastProgress = System.nanoTime();
+        } else if (System.nanoTime() - lastProgress > patience.toNanos()) {
+          throw new TimeoutException("no record of " + tp + " came in " + patience.toSeconds() + " s, at offset "
+              + consumer.position(tp, patience) + " of " + end);
         }
       }
       return taken;

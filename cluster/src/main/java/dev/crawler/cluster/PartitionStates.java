@@ -7,6 +7,7 @@ import dev.crawler.stats.CrawlStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionStates implements PartitionOwner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PartitionStates.class);
+  /**
+   * How long a leaving partition waits for the brokers to read its own done records back: its
+   * hand-over must end well within the group's rebalance timeout, brokers gone or not.
+   */
+  private static final Duration LEAVING_PATIENCE = Duration.ofSeconds(15);
+  /**
+   * How long a catch-up waits for the brokers before it tries again: also the longest a partition
+   * that leaves waits for its catch-up to stop.
+   */
+  private static final Duration CATCH_UP_PATIENCE = Duration.ofSeconds(5);
 
   private final Path nodeDir;
   private final PartitionState.Options options;
@@ -46,6 +57,8 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   private final Map<Integer, DoneCatchUp> catchUps = new ConcurrentHashMap<>();
   /** Whether the partitions' URL-seen was described in the log (once a node: they are all alike); the consumer's thread only. */
   private boolean described;
+  /** Set while the group is not heard: a leaving partition then reads nothing back (the brokers are out of reach). */
+  private volatile boolean groupSilent;
 
   /** Reads the crawl's topics with {@code clients} (the bootstrap servers and whatever else the crawl sets). */
   public PartitionStates(Path nodeDir, PartitionState.Options options, ClusterTopics topics,
@@ -59,8 +72,8 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     this.counts = counts;
     this.nodeDir = nodeDir;
     this.options = options;
-    this.leaving = new PartitionReplay(topics, clients);
-    this.given = new PartitionReplay(topics, clients);
+    this.leaving = new PartitionReplay(topics, clients, LEAVING_PATIENCE);
+    this.given = new PartitionReplay(topics, clients, CATCH_UP_PATIENCE);
     this.catchUpThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("catch-up").daemon().factory());
   }
 
@@ -121,13 +134,18 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     // A partition that leaves before its catch-up ended fetched nothing here: none of its done records are this node's.
     if (state != null && catchUp != null && catchUp.done()) {
       try {
-        leaving.catchUpOwnDone(state);
+        leaving.catchUpOwnDone(state, () -> groupSilent);
       } catch (RuntimeException e) {
         // Its next return reads them then, and keeps them as done elsewhere: a few bytes each.
         log.warn("Partition {}: its done records could not be read back before it left: {}", partition, e.toString());
       }
     }
     release(partition);
+  }
+
+  @Override
+  public void groupSilent(boolean silent) {
+    groupSilent = silent;
   }
 
   /** Closed as a revoked one: its checkpoint holds what it took, and nothing is committed after. */

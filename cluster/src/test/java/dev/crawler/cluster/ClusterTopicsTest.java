@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.cluster.broker.SharedBroker;
+import dev.crawler.crawl.CrawlStartException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,23 @@ class ClusterTopicsTest {
     assertThat(topics.urls()).isEqualTo("news-2026.urls");
     assertThat(topics.done()).isEqualTo("news-2026.done");
     assertThat(topics.groupId()).isEqualTo("news-2026");
+  }
+
+  /** Brokers out of reach at a node's start: one clear error that names what to check, soon; nothing to report as a bug. */
+  @Test
+  void brokersThatDoNotAnswerAreAStartErrorThatSaysWhatToCheck() throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> ClusterSeeds.ensureTopics(new ClusterTopics("nobody", 4),
+        Map.of("bootstrap.servers", "127.0.0.1:" + closedPort), Duration.ofSeconds(1)))
+        .isInstanceOf(CrawlStartException.class)
+        .hasMessageContaining("the Kafka cluster at [127.0.0.1:" + closedPort + "] did not answer in 1 s")
+        .hasMessageContaining("check cluster.bootstrap-servers and that the brokers are up");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the unanswered call is dropped, not waited for")
+        .isLessThan(Duration.ofSeconds(30));
   }
 
   @Test

@@ -48,20 +48,19 @@ class DoneCatchUpTest {
     }
   }
 
-  /** Brokers out of reach: it keeps trying and the partition is never ready; a cancel ends it within a try. */
+  /** Brokers out of reach: it keeps trying and the partition is never ready; a cancel ends it within a try's patience. */
   @Test
   void triesAgainWhileTheBrokersAreOutOfReachAndACancelEndsIt() throws Exception {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
     }
-    Map<String, Object> client = Map.of("bootstrap.servers", "127.0.0.1:" + closedPort,
-        "default.api.timeout.ms", 300, "request.timeout.ms", 300);
+    Map<String, Object> client = Map.of("bootstrap.servers", "127.0.0.1:" + closedPort);
     try (PartitionState state = PartitionState.open(dir, 0, PartitionFixtures.options(1_000, false));
-        PartitionReplay replay = new PartitionReplay(new ClusterTopics("unreachable", 2), client)) {
+        PartitionReplay replay = new PartitionReplay(new ClusterTopics("unreachable", 2), client, Duration.ofSeconds(1))) {
       DoneCatchUp catchUp = new DoneCatchUp(state);
       Thread thread = Thread.ofPlatform().start(() -> catchUp.run(replay));
-      Thread.sleep(1_500);   // past several tries
+      Thread.sleep(2_500);   // past a try or two
       assertThat(catchUp.done()).isFalse();
       assertThat(thread.isAlive()).as("still trying").isTrue();
       catchUp.cancel();
