@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -49,6 +50,8 @@ public final class UrlTopicConsumer implements Runnable {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final int FETCH_MIN_BYTES = 64 << 10;
   private static final int FETCH_MAX_WAIT_MS = 100;
+  /** How long a node cut off from its group waits for the brokers as it closes its consumer. */
+  private static final Duration CUT_OFF_CLOSE = Duration.ofSeconds(15);
 
   private final ClusterTopics topics;
   private final PartitionOwner owner;
@@ -124,7 +127,8 @@ public final class UrlTopicConsumer implements Runnable {
    */
   private void leave(Optional<GroupSilenceWatch> watch) {
     if (watch.map(GroupSilenceWatch::paused).orElse(false)) {
-      consumer.close();
+      // Its partitions leave as lost ones; the coordinator it would wait for is out of reach.
+      consumer.close(CloseOptions.timeout(CUT_OFF_CLOSE));
       return;
     }
     try {
