@@ -2,7 +2,10 @@ package dev.crawler.cluster;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,8 +16,11 @@ import org.slf4j.LoggerFactory;
  * makes the node miss its poll interval and leave the group. The partition's URL records wait
  * ({@link #caughtUp}), since a replay must see a URL's completion before its URL record.
  *
- * <p>A read that fails (the brokers out of reach) is tried again from where the state's
- * checkpoint stands. {@link #cancel} stops it for a partition that leaves before it is done.
+ * <p>A read the brokers let down (a timeout, a leader moving) is tried again later from where
+ * the state's checkpoint stands, the thread serving other partitions meanwhile. Any other
+ * failure (a record it cannot read, a full disk) fails {@link #caughtUp}: the node cannot own
+ * the partition, and stops so that the group gives it to another. {@link #cancel} stops it for a
+ * partition that leaves first.
  */
 final class DoneCatchUp {
   private static final Logger log = LoggerFactory.getLogger(DoneCatchUp.class);
@@ -24,25 +30,50 @@ final class DoneCatchUp {
   private static final Duration WORTH_SAYING = Duration.ofSeconds(1);
 
   private final PartitionState state;
+  private final PartitionReplay replay;
+  private final ScheduledExecutorService thread;
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+  private final long started = System.nanoTime();
   private volatile boolean cancelled;
-  /** Whether {@link #run} reads into the state now; guarded by this. */
+  /** Whether a try reads into the state now; guarded by this. */
   private boolean running;
+  /** The catch-up thread's only. */
+  private long retryMillis = FIRST_RETRY_MILLIS;
+  private boolean warned;
 
-  DoneCatchUp(PartitionState state) {
+  /**
+   * @param replay reads the done records; used on {@code thread} only
+   * @param thread the node's catch-up thread, which runs each try
+   */
+  DoneCatchUp(PartitionState state, PartitionReplay replay, ScheduledExecutorService thread) {
     this.state = state;
+    this.replay = replay;
+    this.thread = thread;
+  }
+
+  /** Starts the first try on the catch-up thread. */
+  void start() {
+    schedule(0);
   }
 
   /**
-   * Completes once every done record the partition had when the catch-up began is in its state;
-   * never if it is cancelled first. Never completes exceptionally.
+   * Completes once every done record the partition had when the last try began is in its state;
+   * never if it is cancelled first; exceptionally if it cannot be read (not a passing failure of
+   * the brokers').
    */
   CompletableFuture<Void> caughtUp() {
     return caughtUp;
   }
 
-  /** Reads the done records with {@code replay} (on the catch-up thread), trying again until done or cancelled. */
-  void run(PartitionReplay replay) {
+  private void schedule(long delayMillis) {
+    try {
+      thread.schedule(this::attempt, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // The node is closing: every catch-up is cancelled.
+    }
+  }
+
+  private void attempt() {
     synchronized (this) {
       if (cancelled) {
         return;
@@ -50,35 +81,18 @@ final class DoneCatchUp {
       running = true;
     }
     try {
-      long started = System.nanoTime();
-      long retryMillis = FIRST_RETRY_MILLIS;
-      boolean warned = false;
-      while (!cancelled) {
-        try {
-          long read = replay.catchUpDone(state, () -> cancelled);
-          if (!cancelled) {
-            sayIfLong(read, started);
-            caughtUp.complete(null);
-          }
-          return;
-        } catch (RuntimeException e) {
-          if (!warned) {
-            warned = true;
-            log.warn("Partition {}: its done records could not be read ({}); it is tried again, and the partition "
-                + "fetches nothing until then. If this lasts, check that this node reaches the brokers",
-                state.partition(), e.getMessage());
-          }
-          try {
-            synchronized (this) {
-              if (!cancelled) {
-                wait(retryMillis);   // a cancel wakes it
-              }
-            }
-          } catch (InterruptedException interrupted) {
-            return;
-          }
-          retryMillis = Math.min(LONGEST_RETRY_MILLIS, retryMillis * 2);
-        }
+      long read = replay.catchUpDone(state, () -> cancelled);
+      if (!cancelled) {
+        sayIfLong(read);
+        caughtUp.complete(null);
+      }
+    } catch (RetriableException e) {
+      if (!cancelled) {
+        tryAgainLater(e);
+      }
+    } catch (RuntimeException | Error e) {
+      if (!cancelled) {
+        caughtUp.completeExceptionally(e);
       }
     } finally {
       synchronized (this) {
@@ -88,7 +102,18 @@ final class DoneCatchUp {
     }
   }
 
-  private void sayIfLong(long read, long started) {
+  private void tryAgainLater(RetriableException e) {
+    if (!warned) {
+      warned = true;
+      log.warn("Partition {}: its done records could not be read ({}); it is tried again, and the partition fetches "
+          + "nothing until then. If this lasts, check that this node reaches the brokers", state.partition(),
+          e.getMessage());
+    }
+    schedule(retryMillis);
+    retryMillis = Math.min(LONGEST_RETRY_MILLIS, retryMillis * 2);
+  }
+
+  private void sayIfLong(long read) {
     long took = System.nanoTime() - started;
     if (took >= WORTH_SAYING.toNanos()) {
       log.info("Partition {}: read its {} done record(s) in {} ms; its URL records follow", state.partition(), read,
@@ -97,13 +122,12 @@ final class DoneCatchUp {
   }
 
   /**
-   * Stops the catch-up, and returns once it no longer reads into the state (within one poll of
-   * the replay's): the state may then be closed.
+   * Stops the catch-up, and returns once it no longer reads into the state: at once between two
+   * tries, else within the try's patience for the brokers. The state may then be closed.
    */
   void cancel() {
     cancelled = true;
     synchronized (this) {
-      notifyAll();
       boolean interrupted = false;
       while (running) {
         try {
@@ -120,6 +144,6 @@ final class DoneCatchUp {
 
   /** Whether every done record it set out to read is in the state. */
   boolean done() {
-    return caughtUp.isDone();
+    return caughtUp.isDone() && !caughtUp.isCompletedExceptionally();
   }
 }

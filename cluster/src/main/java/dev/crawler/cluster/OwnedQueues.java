@@ -173,7 +173,17 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     PartitionState state = states.state(partition).orElseThrow();
     Owned o = new Owned(state, new RecentEnds(longestDelayMillis));
     owned.put(partition, o);
-    states.ready(partition).whenComplete((caughtUp, failed) -> startLeasing(o, last, takenAt));
+    states.ready(partition).whenComplete((caughtUp, failed) -> {
+      if (failed != null) {
+        o.ready.completeExceptionally(failed);   // the consumer fails with it: the node stops
+        return;
+      }
+      try {
+        startLeasing(o, last, takenAt);
+      } catch (RuntimeException | Error e) {
+        o.ready.completeExceptionally(e);
+      }
+    });
     return from;
   }
 

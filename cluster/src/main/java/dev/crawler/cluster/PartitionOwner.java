@@ -23,8 +23,10 @@ public interface PartitionOwner {
   /**
    * Completes once {@code partition}, just {@link #assigned}, may be given its URL records; until
    * then the consumer holds them back. An owner that must first read much (its done records)
-   * reads beside the consumer's polls this way, not in the group's callback. Never completes
-   * exceptionally; need not complete if the partition leaves first.
+   * reads beside the consumer's polls this way, not in the group's callback. Completes
+   * exceptionally if the owner cannot take the partition: the consumer then fails, and the node
+   * with it, so that the group gives its partitions to others. Need not complete if the
+   * partition leaves first.
    */
   default CompletableFuture<Void> ready(int partition) {
     return CompletableFuture.completedFuture(null);

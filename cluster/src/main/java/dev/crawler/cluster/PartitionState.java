@@ -203,7 +203,8 @@ public final class PartitionState implements AutoCloseable {
    * one (new, or left during its first catch-up) has nothing queued to skip.
    */
   public boolean mayHoldDoneElsewhere() {
-    return heldBefore && checkpoint.urls() > 0;
+    // The frontier too: a kill can leave URL records taken after the checkpoint file last said none.
+    return heldBefore && (checkpoint.urls() > 0 || frontier.stats().queuedUrls() > 0);
   }
 
   /**

@@ -15,8 +15,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +49,7 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
   private final PartitionReplay leaving;
   /** Reads a given partition's done records, on the catch-up thread. */
   private final PartitionReplay given;
-  private final ExecutorService catchUpThread;
+  private final ScheduledThreadPoolExecutor catchUpThread;
   private final CrawlStats counts;
   /** Written by the consumer's thread; read by the node's fetchers. */
   private final Map<Integer, PartitionState> owned = new ConcurrentHashMap<>();
@@ -73,8 +72,15 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
     this.nodeDir = nodeDir;
     this.options = options;
     this.leaving = new PartitionReplay(topics, clients, LEAVING_PATIENCE);
-    this.given = new PartitionReplay(topics, clients, CATCH_UP_PATIENCE);
-    this.catchUpThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("catch-up").daemon().factory());
+    try {
+      this.given = new PartitionReplay(topics, clients, CATCH_UP_PATIENCE);
+    } catch (RuntimeException e) {
+      leaving.close();
+      throw e;
+    }
+    this.catchUpThread = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().name("catch-up").daemon().factory());
+    // A close drops the tries waiting their turn: each belongs to a catch-up cancelled by then.
+    catchUpThread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
   /** The folder of {@code partition}'s state. */
@@ -101,14 +107,14 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
       described = true;
       log.info("Each partition's {}", state.seen().describe());
     }
-    DoneCatchUp catchUp = new DoneCatchUp(state);
+    DoneCatchUp catchUp = new DoneCatchUp(state, given, catchUpThread);
     owned.put(partition, state);
     catchUps.put(partition, catchUp);
-    catchUpThread.execute(() -> catchUp.run(given));
+    catchUp.start();
     return state.heldBefore() ? OptionalLong.of(state.checkpoint().urls()) : OptionalLong.empty();
   }
 
-  /** Once its done records are read. */
+  /** Once its done records are read; exceptionally if they cannot be (not a passing failure of the brokers'). */
   @Override
   public CompletableFuture<Void> ready(int partition) {
     DoneCatchUp catchUp = catchUps.get(partition);
@@ -179,17 +185,18 @@ public final class PartitionStates implements PartitionOwner, AutoCloseable {
         release(partition);
       }
     } finally {
-      catchUpThread.shutdownNow();
+      // Every catch-up was cancelled above. The catch-up thread closes its own consumer, after the
+      // try it may be in: a consumer closed from another thread while in use throws.
+      catchUpThread.execute(given::close);
+      catchUpThread.shutdown();
       try {
-        // Every catch-up was cancelled above: the thread ends within a poll, and its consumer is free to close.
-        catchUpThread.awaitTermination(30, TimeUnit.SECONDS);
+        if (!catchUpThread.awaitTermination(30, TimeUnit.SECONDS)) {
+          log.warn("The catch-up thread did not end within 30 s; its consumer is left to the JVM's exit");
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-      try {
-        leaving.close();
       } finally {
-        given.close();
+        leaving.close();
       }
     }
   }

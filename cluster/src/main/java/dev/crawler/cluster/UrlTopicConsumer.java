@@ -50,8 +50,8 @@ public final class UrlTopicConsumer implements Runnable {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final int FETCH_MIN_BYTES = 64 << 10;
   private static final int FETCH_MAX_WAIT_MS = 100;
-  /** How long a node cut off from its group waits for the brokers as it closes its consumer. */
-  private static final Duration CUT_OFF_CLOSE = Duration.ofSeconds(15);
+  /** How long a stopping node waits for the brokers to let it leave, and to close its consumer. */
+  private static final Duration LEAVE_TIMEOUT = Duration.ofSeconds(15);
 
   private final ClusterTopics topics;
   private final PartitionOwner owner;
@@ -88,6 +88,8 @@ public final class UrlTopicConsumer implements Runnable {
     // broker, this client and each take pay their per-request cost for many records at once.
     config.putIfAbsent(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
     config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
+    // Bounds the leave at a stop (and a commit) when the brokers vanish: a minute by default.
+    config.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) LEAVE_TIMEOUT.toMillis());
     this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
   }
 
@@ -128,7 +130,7 @@ public final class UrlTopicConsumer implements Runnable {
   private void leave(Optional<GroupSilenceWatch> watch) {
     if (watch.map(GroupSilenceWatch::paused).orElse(false)) {
       // Its partitions leave as lost ones; the coordinator it would wait for is out of reach.
-      consumer.close(CloseOptions.timeout(CUT_OFF_CLOSE));
+      consumer.close(CloseOptions.timeout(LEAVE_TIMEOUT));
       return;
     }
     try {
@@ -137,7 +139,7 @@ public final class UrlTopicConsumer implements Runnable {
       log.warn("Leaving the group failed ({}): the node closes its consumer, and the group gives its partitions "
           + "away once its session has expired", e.toString());
     } finally {
-      consumer.close();
+      consumer.close(CloseOptions.timeout(LEAVE_TIMEOUT));
     }
   }
 
@@ -153,6 +155,12 @@ public final class UrlTopicConsumer implements Runnable {
       return;
     }
     List<TopicPartition> ready = new ArrayList<>();
+    for (Map.Entry<TopicPartition, CompletableFuture<Void>> e : notReady.entrySet()) {
+      if (e.getValue().isCompletedExceptionally()) {
+        Throwable why = e.getValue().exceptionNow();
+        throw new IllegalStateException("partition " + e.getKey().partition() + " cannot be taken here: " + why, why);
+      }
+    }
     notReady.entrySet().removeIf(e -> e.getValue().isDone() && ready.add(e.getKey()));
     if (!ready.isEmpty()) {
       consumer.resume(ready);
@@ -226,7 +234,7 @@ public final class UrlTopicConsumer implements Runnable {
           replayed.add(tp);
         }
         CompletableFuture<Void> ready = owner.ready(tp.partition());
-        if (!ready.isDone()) {
+        if (!ready.isDone() || ready.isCompletedExceptionally()) {
           notReady.put(tp, ready);
           waiting.add(tp);
         }

@@ -1,6 +1,7 @@
 package dev.crawler.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.cluster.broker.SharedBroker;
 import dev.crawler.dedup.UrlSeenService;
@@ -11,8 +12,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +32,13 @@ class DoneCatchUpTest {
 
   @TempDir
   Path dir;
+  ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor();
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    thread.shutdown();
+    thread.awaitTermination(10, TimeUnit.SECONDS);
+  }
 
   @Test
   void readsEveryDoneRecordIntoTheStateThenSaysItIsCaughtUp(SharedBroker.Address broker) throws Exception {
@@ -38,10 +53,9 @@ class DoneCatchUpTest {
     }
     try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(10_000, false));
         PartitionReplay replay = new PartitionReplay(topics, client)) {
-      DoneCatchUp catchUp = new DoneCatchUp(state);
-      Thread thread = Thread.ofPlatform().start(() -> catchUp.run(replay));
+      DoneCatchUp catchUp = new DoneCatchUp(state, replay, thread);
+      catchUp.start();
       catchUp.caughtUp().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      thread.join(TIMEOUT.toMillis());
       assertThat(state.checkpoint().done()).isEqualTo(400);
       assertThat(urls).allMatch(u -> state.seen().markSeen(u.url().url()) == UrlSeenService.Verdict.SEEN);
       assertThat(state.takeUrls(urls, 400)).as("URLs queued after their done records").isZero();
@@ -58,15 +72,39 @@ class DoneCatchUpTest {
     Map<String, Object> client = Map.of("bootstrap.servers", "127.0.0.1:" + closedPort);
     try (PartitionState state = PartitionState.open(dir, 0, PartitionFixtures.options(1_000, false));
         PartitionReplay replay = new PartitionReplay(new ClusterTopics("unreachable", 2), client, Duration.ofSeconds(1))) {
-      DoneCatchUp catchUp = new DoneCatchUp(state);
-      Thread thread = Thread.ofPlatform().start(() -> catchUp.run(replay));
-      Thread.sleep(2_500);   // past a try or two
-      assertThat(catchUp.done()).isFalse();
-      assertThat(thread.isAlive()).as("still trying").isTrue();
+      DoneCatchUp catchUp = new DoneCatchUp(state, replay, thread);
+      catchUp.start();
+      Thread.sleep(3_500);   // past a try or two
+      assertThat(catchUp.caughtUp()).as("still trying").isNotDone();
+      long cancelling = System.nanoTime();
       catchUp.cancel();
-      assertThat(thread.join(Duration.ofSeconds(5))).as("ended by the cancel").isTrue();
-      assertThat(catchUp.done()).as("a cancelled catch-up never says it caught up").isFalse();
+      assertThat(Duration.ofNanos(System.nanoTime() - cancelling)).as("a cancel ends the try under way, if any")
+          .isLessThan(Duration.ofSeconds(5));
+      Thread.sleep(1_500);
+      assertThat(catchUp.caughtUp()).as("a cancelled catch-up never says it caught up").isNotDone();
       assertThat(state.checkpoint()).isEqualTo(PartitionCheckpoint.START);
+    }
+  }
+
+  /** A record it cannot read is not the brokers' passing failure: it fails, once, rather than try for ever. */
+  @Test
+  void aRecordItCannotReadFailsTheCatchUp(SharedBroker.Address broker) throws Exception {
+    Map<String, Object> client = Map.of("bootstrap.servers", broker.bootstrapServers());
+    ClusterTopics topics = new ClusterTopics("catch-up-torn", 2);
+    try (Admin admin = Admin.create(client)) {
+      topics.ensure(admin, (short) 1, TIMEOUT);
+    }
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(client, new StringSerializer(),
+        new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topics.done(), 1, "h.example.com", new byte[] {9, 9, 9})).get();
+    }
+    try (PartitionState state = PartitionState.open(dir, 1, PartitionFixtures.options(1_000, false));
+        PartitionReplay replay = new PartitionReplay(topics, client)) {
+      DoneCatchUp catchUp = new DoneCatchUp(state, replay, thread);
+      catchUp.start();
+      assertThatThrownBy(() -> catchUp.caughtUp().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+          .hasMessageContaining("is not a done record");
+      assertThat(catchUp.done()).isFalse();
     }
   }
 }

@@ -177,6 +177,29 @@ class UrlTopicTest {
     assertThat(owner.violations()).isEmpty();
   }
 
+  /** An owner that cannot take a partition (its done records cannot be read) fails the consumer: the node stops. */
+  @Test
+  void aPartitionItsOwnerCannotTakeEndsTheConsumer() throws Exception {
+    ClusterTopics topics = new ClusterTopics("unready", 2);
+    topics.ensure(admin, (short) 1, TIMEOUT);
+    RecordingOwner owner = new RecordingOwner("o", RecordingOwner.holders(), Map.of(), new ArrayList<>());
+    owner.notReadyUntilCompleted(1).completeExceptionally(new IllegalStateException("a record it cannot read"));
+    List<Throwable> ended = Collections.synchronizedList(new ArrayList<>());
+    UrlTopicConsumer consumer = new UrlTopicConsumer(topics, client, "node-unready", owner);
+    Thread thread = new Thread(() -> {
+      try {
+        consumer.run();
+      } catch (RuntimeException e) {
+        ended.add(e);
+      }
+    }, "node-unready");
+    thread.start();
+    thread.join(PATIENCE.toMillis());
+    assertThat(thread.isAlive()).as("the consumer still runs").isFalse();
+    assertThat(ended).singleElement().satisfies(e -> assertThat(e)
+        .hasMessageContaining("partition 1 cannot be taken here").hasMessageContaining("a record it cannot read"));
+  }
+
   @Test
   void aTopicOfAnotherPartitionCountIsRefusedBeforeAnythingIsSent() throws Exception {
     admin.createTopics(List.of(new NewTopic("small.urls", 4, (short) 1))).all().get();
