@@ -62,10 +62,13 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     final RecentEnds ends;
     /** Set once its done records are read (see {@link #ready}); nothing is leased before. */
     volatile HandOverHolds holds = HandOverHolds.NONE;
-    /** Completes once it leases (or has left): its done records are read and its holds are known. */
-    final CompletableFuture<Void> ready = new CompletableFuture<>();
-    /** Set once it leases; a partition that leaves first hands nothing over. Guarded by {@link #guard}. */
-    boolean leased;
+    /**
+     * Completes once it leases (or found it had left): its done records are read and its holds
+     * are known; exceptionally if they could not be. Set by {@link #assigned}, before it returns.
+     */
+    volatile CompletableFuture<Void> ready;
+    /** Set, under {@link #guard}, once it leases; a partition that leaves first hands nothing over. */
+    volatile boolean leased;
     /**
      * Guards {@link #leased} and the start and stop of its leasing; {@link #ended} is signalled as
      * a lease or a completion under way ends. Not the object's monitor: virtual threads signal it.
@@ -173,17 +176,8 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     PartitionState state = states.state(partition).orElseThrow();
     Owned o = new Owned(state, new RecentEnds(longestDelayMillis));
     owned.put(partition, o);
-    states.ready(partition).whenComplete((caughtUp, failed) -> {
-      if (failed != null) {
-        o.ready.completeExceptionally(failed);   // the consumer fails with it: the node stops
-        return;
-      }
-      try {
-        startLeasing(o, last, takenAt);
-      } catch (RuntimeException | Error e) {
-        o.ready.completeExceptionally(e);
-      }
-    });
+    // A catch-up or a start that fails fails this too: the consumer fails with it, and the node stops.
+    o.ready = states.ready(partition).thenRun(() -> startLeasing(o, last, takenAt));
     return from;
   }
 
@@ -213,7 +207,6 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     } finally {
       o.guard.unlock();
     }
-    o.ready.complete(null);
     wakeWorkers();
   }
 
@@ -366,15 +359,9 @@ final class OwnedQueues implements HostQueues, PartitionOwner {
     if (!cutOff) {
       done.flush();   // the next owner's replay must see what this one completed
     }
-    boolean leased;
-    o.guard.lock();
-    try {
-      leased = o.leased;
-    } finally {
-      o.guard.unlock();
-    }
-    // One that never leased owes nothing: its last hand-over still stands for its next owner.
-    Owed owed = revoked && !cutOff && leased ? owed(o) : null;
+    // Read after stopLeasing: no catch-up ending later sets it. One that never leased owes
+    // nothing: its last hand-over still stands for its next owner.
+    Owed owed = revoked && !cutOff && o.leased ? owed(o) : null;
     o.calls.writeLock().lock();
     try {
       o.closed = true;

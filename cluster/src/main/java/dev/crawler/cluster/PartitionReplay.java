@@ -95,11 +95,6 @@ public final class PartitionReplay implements AutoCloseable {
    * The done records after the state's checkpoint, before it leaves: its own, which its
    * frontier has ended, so a later return does not take them for another owner's.
    */
-  public long catchUpOwnDone(PartitionState state) {
-    return catchUpOwnDone(state, () -> false);
-  }
-
-  /** As {@link #catchUpOwnDone(PartitionState)}, returning early once {@code stop} says so, between two polls. */
   public long catchUpOwnDone(PartitionState state, BooleanSupplier stop) {
     return catchUpDone(state, false, stop);
   }

@@ -124,7 +124,7 @@ public final class UrlTopicConsumer implements Runnable {
    * Leaves the group, the owner's partitions revoked first, then closes the consumer. Leaving
    * before closing lets an assignment still on its way run its callback and be revoked like the
    * rest; a close alone fails it, and the client logs that as an error with its stack trace. Cut
-   * off from the group, the leave would wait a minute for it: the close alone then, whose
+   * off from the group, the leave would only wait out its timeout: the close alone then, whose
    * partitions leave as lost ones.
    */
   private void leave(Optional<GroupSilenceWatch> watch) {
@@ -156,13 +156,16 @@ public final class UrlTopicConsumer implements Runnable {
     }
     List<TopicPartition> ready = new ArrayList<>();
     for (Map.Entry<TopicPartition, CompletableFuture<Void>> e : notReady.entrySet()) {
-      if (e.getValue().isCompletedExceptionally()) {
-        Throwable why = e.getValue().exceptionNow();
+      CompletableFuture<Void> f = e.getValue();
+      if (f.isCompletedExceptionally()) {
+        Throwable why = f.exceptionNow();
         throw new IllegalStateException("partition " + e.getKey().partition() + " cannot be taken here: " + why, why);
+      } else if (f.isDone()) {
+        ready.add(e.getKey());
       }
     }
-    notReady.entrySet().removeIf(e -> e.getValue().isDone() && ready.add(e.getKey()));
     if (!ready.isEmpty()) {
+      ready.forEach(notReady::remove);
       consumer.resume(ready);
     }
   }
